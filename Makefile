@@ -1,0 +1,62 @@
+# Chime: `make run` and `make test` install what is missing, build, and go.
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+CONFIG ?= debug
+
+# Debian packages the build, the daemon and the tests need.
+APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-bin \
+               libnotify-bin
+
+.PHONY: all deps build run test install uninstall clean
+
+all: build
+
+# Installs only the packages that are missing; as root, or through sudo when there is one.
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "Installing missing packages:" $$missing; \
+	    sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	    $$sudo apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+# Runs chimed on the session bus, or on a private bus it starts and announces.
+run: build
+	@scripts/run-chimed "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"
+
+# Every test: core unit tests, and bus tests with real clients on private buses.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+install:
+	$(SWIFT) build -c release
+	bin=$$($(SWIFT) build -c release --show-bin-path); \
+	install -Dm755 $$bin/chimed $(DESTDIR)$(PREFIX)/bin/chimed; \
+	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl
+	for f in dbus/*.service; do \
+	    case $$f in *chimed.service) continue;; esac; \
+	    sed 's|@BINDIR@|$(PREFIX)/bin|' $$f > $$f.out; \
+	    install -Dm644 $$f.out $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$(basename $$f); rm $$f.out; \
+	done
+	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > dbus/chimed.service.out
+	install -Dm644 dbus/chimed.service.out $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service
+	rm dbus/chimed.service.out
+	for f in dbus/*.xml; do install -Dm644 $$f $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/$$(basename $$f); done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl \
+	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.Notifications.service \
+	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/dev.chime.Chime1.service \
+	      $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service \
+	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.freedesktop.Notifications.xml \
+	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/dev.chime.Chime1.xml
+
+clean:
+	$(SWIFT) package clean

@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Strict settings declared once and applied to every Swift target below.
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "chime",
+    products: [
+        .executable(name: "chimed", targets: ["chimed"]),
+        .executable(name: "chimectl", targets: ["chimectl"]),
+    ],
+    targets: [
+        // System libraries: a module map and pkg-config, nothing else.
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0",
+                       providers: [.apt(["libglib2.0-dev"])]),
+        // The few things Swift cannot call: macros and variadic functions.
+        .target(name: "CShims", dependencies: ["CDBus", "CGLib"]),
+
+        // Pure model and policy: no C imports, time passed in as a value.
+        .target(name: "ChimeCore"),
+        // Small Swift wrappers over GLib: markup parsing, the main loop, timers, signals.
+        .target(name: "ChimeGLib", dependencies: ["CGLib", "CShims"]),
+        // libdbus on a GLib main loop; interfaces declared by the XML in dbus/.
+        .target(name: "ChimeDBus", dependencies: ["ChimeCore", "ChimeGLib", "CDBus", "CGLib", "CShims"],
+                plugins: ["EmbedInterfaces"]),
+        // The daemon's adapters and wiring, as a library so tests can reach its parts.
+        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "CGLib", "CShims"]),
+        .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
+        .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore"]),
+
+        // Build-time tool: turns dbus/*.xml into Swift string constants.
+        .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),
+        .plugin(name: "EmbedInterfaces", capability: .buildTool(), dependencies: ["EmbedResources"]),
+
+        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
+        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore"]),
+    ]
+)
+
+for target in package.targets where target.type != .system && target.type != .plugin {
+    if target.name == "CShims" { continue }
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

@@ -1,0 +1,1 @@
+#include <dbus/dbus.h>

@@ -1,0 +1,22 @@
+// Wrappers for the few libdbus and GLib features Swift cannot import:
+// macros with casts and booleans whose C width differs from Swift's Bool.
+#ifndef CHIME_SHIMS_H
+#define CHIME_SHIMS_H
+
+#include <dbus/dbus.h>
+
+// DBUS_NAME_FLAG_* import as Int32, but dbus_bus_request_name takes an unsigned int.
+static inline unsigned int chime_name_flag_allow_replacement(void) { return DBUS_NAME_FLAG_ALLOW_REPLACEMENT; }
+static inline unsigned int chime_name_flag_replace_existing(void) { return DBUS_NAME_FLAG_REPLACE_EXISTING; }
+static inline unsigned int chime_name_flag_do_not_queue(void) { return DBUS_NAME_FLAG_DO_NOT_QUEUE; }
+
+// G_SOURCE_CONTINUE / G_SOURCE_REMOVE are macros over TRUE / FALSE. Defined in shims.c,
+// because including glib.h here would clash with the CGLib module's copy of its inline functions.
+int chime_source_continue(void);
+int chime_source_remove(void);
+
+// A D-Bus boolean is 32 bits on the wire; reading it into a 1-byte Swift Bool corrupts memory.
+int chime_iter_get_bool(DBusMessageIter *iter);
+void chime_iter_append_bool(DBusMessageIter *iter, int value);
+
+#endif

@@ -1,0 +1,134 @@
+/// A value of the D-Bus type system, decoded from a message at the edge.
+/// The core reads hints from these without knowing anything of libdbus.
+public indirect enum BusValue: Equatable, Sendable {
+    case byte(UInt8)
+    case bool(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(String)
+    case signature(String)
+    /// `ay`, kept as bytes: image data arrives this way and must not become 16,000 enum cases.
+    case bytes([UInt8])
+    /// Any other array; the element signature is kept so an empty array can be written back.
+    case array(elementSignature: String, [BusValue])
+    /// `a{..}`: entries in wire order.
+    case dictionary(keySignature: String, valueSignature: String, [(key: BusValue, value: BusValue)])
+    case structure([BusValue])
+    case variant(BusValue)
+
+    public static func == (lhs: BusValue, rhs: BusValue) -> Bool {
+        switch (lhs, rhs) {
+        case let (.dictionary(lk, lv, le), .dictionary(rk, rv, re)):
+            return lk == rk && lv == rv && le.count == re.count
+                && zip(le, re).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case let (.byte(l), .byte(r)): return l == r
+        case let (.bool(l), .bool(r)): return l == r
+        case let (.int16(l), .int16(r)): return l == r
+        case let (.uint16(l), .uint16(r)): return l == r
+        case let (.int32(l), .int32(r)): return l == r
+        case let (.uint32(l), .uint32(r)): return l == r
+        case let (.int64(l), .int64(r)): return l == r
+        case let (.uint64(l), .uint64(r)): return l == r
+        case let (.double(l), .double(r)): return l == r
+        case let (.string(l), .string(r)), let (.objectPath(l), .objectPath(r)),
+             let (.signature(l), .signature(r)): return l == r
+        case let (.bytes(l), .bytes(r)): return l == r
+        case let (.array(ls, l), .array(rs, r)): return ls == rs && l == r
+        case let (.structure(l), .structure(r)): return l == r
+        case let (.variant(l), .variant(r)): return l == r
+        default: return false
+        }
+    }
+
+    /// The D-Bus signature of this value.
+    public var signature: String {
+        switch self {
+        case .byte: "y"
+        case .bool: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .bytes: "ay"
+        case .array(let element, _): "a" + element
+        case .dictionary(let key, let value, _): "a{" + key + value + "}"
+        case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
+        case .variant: "v"
+        }
+    }
+
+    /// The value inside any number of variant wrappers.
+    public var unwrapped: BusValue {
+        if case .variant(let inner) = self { return inner.unwrapped }
+        return self
+    }
+
+    /// Any integer type as an Int64, for hints that clients send with varying widths.
+    public var integer: Int64? {
+        switch unwrapped {
+        case .byte(let v): Int64(v)
+        case .int16(let v): Int64(v)
+        case .uint16(let v): Int64(v)
+        case .int32(let v): Int64(v)
+        case .uint32(let v): Int64(v)
+        case .int64(let v): v
+        case .uint64(let v): v <= UInt64(Int64.max) ? Int64(v) : nil
+        default: nil
+        }
+    }
+
+    public var string: String? {
+        if case .string(let s) = unwrapped { return s }
+        return nil
+    }
+
+    public var bool: Bool? {
+        if case .bool(let b) = unwrapped { return b }
+        return nil
+    }
+
+    public var double: Double? {
+        if case .double(let d) = unwrapped { return d }
+        return nil
+    }
+
+    /// `as`, as Swift strings.
+    public var strings: [String]? {
+        guard case .array("s", let items) = unwrapped else { return nil }
+        return items.compactMap(\.string)
+    }
+}
+
+extension BusValue {
+    /// An `a{sv}` built from Swift pairs, for replies and signals.
+    public static func vardict(_ entries: [(String, BusValue)]) -> BusValue {
+        .dictionary(keySignature: "s", valueSignature: "v",
+                    entries.map { (key: .string($0.0), value: .variant($0.1)) })
+    }
+
+    /// The entries of an `a{sv}`, keyed by name; later duplicates win, as in GVariant lookups.
+    public var vardictEntries: [String: BusValue]? {
+        guard case .dictionary("s", "v", let entries) = unwrapped else { return nil }
+        var result: [String: BusValue] = [:]
+        for entry in entries {
+            if case .string(let key) = entry.key { result[key] = entry.value.unwrapped }
+        }
+        return result
+    }
+
+    public static func stringArray(_ strings: [String]) -> BusValue {
+        .array(elementSignature: "s", strings.map { .string($0) })
+    }
+}

@@ -1,0 +1,3 @@
+public enum ChimeVersion {
+    public static let string = "0.1.0"
+}

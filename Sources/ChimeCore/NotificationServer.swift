@@ -1,0 +1,157 @@
+/// The open notifications and the rules of the freedesktop protocol: ids, replacement,
+/// stack tags, ownership and expiry. Pure state; every call takes `now` and returns events.
+public struct NotificationServer: Sendable {
+    public var settings: ServerSettings
+    private var open: [UInt32: Notification] = [:]
+    /// Ids in the order they were first shown, so listings are stable; pruned lazily.
+    private var order: [UInt32] = []
+    private var expiries = ExpiryQueue()
+    /// The highest id handed out; internal so tests can put it near the wrap.
+    var lastID: UInt32
+    /// The app identities each connected client has notified as, so a client may close
+    /// or replace what another connection of the same app sent (notify-send -r runs anew each time).
+    private var identitiesBySender: [String: Set<String>] = [:]
+
+    /// `lastID`: the highest id ever handed out, so ids continue past it.
+    public init(settings: ServerSettings = .init(), lastID: UInt32 = 0) {
+        self.settings = settings
+        self.lastID = lastID
+    }
+
+    public var notifications: [Notification] { order.compactMap { open[$0] } }
+    public var count: Int { open.count }
+    public func notification(_ id: UInt32) -> Notification? { open[id] }
+
+    /// The earliest moment `expire(now:)` has work to do.
+    public var nextDeadline: Instant? { expiries.earliest }
+    /// Deadline entries held, stale ones included: bounded by the open count.
+    var pendingDeadlines: Int { expiries.count }
+
+    // MARK: Notify
+
+    /// Shows a notification, replacing in place when `replaces_id` or a stack tag names
+    /// an open notification of the same app. Returns its id and what changed.
+    public mutating func notify(_ request: NotificationRequest, from sender: String,
+                                now: Instant) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+        let identity = request.appIdentity
+        var target: Notification?
+        if request.replacesID != 0, let existing = open[request.replacesID] {
+            guard owns(existing, caller: sender, identity: identity) else {
+                throw .notOwner(request.replacesID)
+            }
+            target = existing
+        } else if let tag = request.hints.stackTag, !tag.isEmpty {
+            target = open.values.first { $0.request.hints.stackTag == tag && $0.appIdentity == identity }
+        }
+        identitiesBySender[sender, default: []].insert(identity)
+
+        let expires = expiry(of: request, now: now)
+        let notification: Notification
+        if var replaced = target {
+            replaced.request = request
+            replaced.sender = sender
+            replaced.updated = now
+            replaced.expires = expires
+            notification = replaced
+        } else {
+            notification = Notification(id: nextID(), request: request, sender: sender,
+                                        created: now, updated: now, expires: expires)
+            order.append(notification.id)
+        }
+        open[notification.id] = notification
+        if let expires { expiries.insert(notification.id, at: expires) }
+        return (notification.id, [.presented(notification)])
+    }
+
+    // MARK: Closing
+
+    /// CloseNotification: only the sender's own app may close it.
+    public mutating func close(_ id: UInt32, caller: String) throws(RequestError) -> [ServerEvent] {
+        guard let notification = open[id] else { throw .unknownNotification(id) }
+        guard owns(notification, caller: caller, identity: nil) else { throw .notOwner(id) }
+        return remove(id, reason: .closedByCall)
+    }
+
+    /// The user closed it.
+    public mutating func dismiss(_ id: UInt32) throws(RequestError) -> [ServerEvent] {
+        guard open[id] != nil else { throw .unknownNotification(id) }
+        return remove(id, reason: .dismissed)
+    }
+
+    public mutating func dismissAll() -> [ServerEvent] {
+        notifications.flatMap { remove($0.id, reason: .dismissed) }
+    }
+
+    /// Closes every notification whose deadline has passed, with reason 1.
+    public mutating func expire(now: Instant) -> [ServerEvent] {
+        var events: [ServerEvent] = []
+        for due in expiries.popDue(at: now) {
+            guard let notification = open[due.id], notification.expires == due.deadline else { continue }
+            events += remove(due.id, reason: .expired)
+        }
+        if expiries.count > 2 * open.count + 64 {
+            expiries.compact { id, deadline in open[id]?.expires == deadline }
+        }
+        return events
+    }
+
+    // MARK: User actions
+
+    /// The user chose `key` ("" = the default action). Closes it afterwards unless resident.
+    public mutating func invoke(_ id: UInt32, key: String) throws(RequestError) -> [ServerEvent] {
+        guard let notification = open[id] else { throw .unknownNotification(id) }
+        let actionKey = key.isEmpty ? Action.defaultKey : key
+        guard notification.action(actionKey) != nil else { throw .unknownAction(id, key) }
+        var events: [ServerEvent] = [.actionInvoked(notification, key: actionKey)]
+        if !notification.request.hints.resident { events += remove(id, reason: .dismissed) }
+        return events
+    }
+
+    /// The user replied inline; only notifications that offer `inline-reply` take a reply.
+    public mutating func reply(_ id: UInt32, text: String) throws(RequestError) -> [ServerEvent] {
+        guard let notification = open[id] else { throw .unknownNotification(id) }
+        guard notification.action(Action.inlineReplyKey) != nil else {
+            throw .invalidArgument("notification \(id) does not offer an inline reply")
+        }
+        var events: [ServerEvent] = [.replied(notification, text: text)]
+        if !notification.request.hints.resident { events += remove(id, reason: .dismissed) }
+        return events
+    }
+
+    /// A client left the bus: forget which apps it spoke for.
+    public mutating func clientLeft(_ name: String) {
+        identitiesBySender[name] = nil
+    }
+
+    // MARK: Internals
+
+    private func owns(_ notification: Notification, caller: String, identity: String?) -> Bool {
+        if notification.sender == caller { return true }
+        let target = notification.appIdentity
+        if identity == target { return true }
+        return identitiesBySender[caller]?.contains(target) ?? false
+    }
+
+    private func expiry(of request: NotificationRequest, now: Instant) -> Instant? {
+        if request.hints.urgency == .critical { return nil }
+        switch request.expireTimeout {
+        case 0: return nil
+        case ..<0: return now + settings.defaultTimeout
+        default: return now + .milliseconds(request.expireTimeout)
+        }
+    }
+
+    /// Ids are never 0 and never name two open notifications, even after the counter wraps.
+    private mutating func nextID() -> UInt32 {
+        repeat {
+            lastID = lastID == UInt32.max ? 1 : lastID + 1
+        } while open[lastID] != nil
+        return lastID
+    }
+
+    private mutating func remove(_ id: UInt32, reason: CloseReason) -> [ServerEvent] {
+        guard let notification = open.removeValue(forKey: id) else { return [] }
+        if order.count > 2 * open.count + 64 { order.removeAll { open[$0] == nil } }
+        return [.closed(notification, reason)]
+    }
+}

@@ -1,0 +1,22 @@
+/// Why a client's request was refused. Each case maps to one D-Bus error name at the edge.
+public enum RequestError: Error, Equatable, Sendable {
+    /// Malformed arguments: org.freedesktop.DBus.Error.InvalidArgs.
+    case invalidArgument(String)
+    /// No open notification with that id.
+    case unknownNotification(UInt32)
+    /// The notification belongs to another application.
+    case notOwner(UInt32)
+    /// The notification has no such action.
+    case unknownAction(UInt32, String)
+
+    public var message: String {
+        switch self {
+        case .invalidArgument(let text): text
+        case .unknownNotification(let id): "no open notification with id \(id)"
+        case .notOwner(let id): "notification \(id) belongs to another application"
+        case .unknownAction(let id, let key):
+            key.isEmpty ? "notification \(id) has no default action"
+                        : "notification \(id) has no action \"\(key)\""
+        }
+    }
+}

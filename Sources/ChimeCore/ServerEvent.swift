@@ -1,0 +1,12 @@
+/// What a change to the open notifications means for the outside world.
+/// The core returns these; the D-Bus adapter turns each into signals.
+public enum ServerEvent: Equatable, Sendable {
+    /// Shown, or replaced in place when the id was already shown.
+    case presented(Notification)
+    /// Closed; NotificationClosed goes to everyone, as the spec has it.
+    case closed(Notification, CloseReason)
+    /// The user chose an action: ActivationToken then ActionInvoked, to the sender only.
+    case actionInvoked(Notification, key: String)
+    /// The user replied inline: NotificationReplied, to the sender only.
+    case replied(Notification, text: String)
+}

@@ -1,0 +1,127 @@
+import CDBus
+import CShims
+import ChimeCore
+
+/// A private connection to the session bus, owned by one thread.
+/// The daemon attaches it to the GLib main loop; chimectl uses the blocking calls.
+public final class BusConnection {
+    let raw: OpaquePointer
+    private var glue: MainLoopGlue?
+    private var handler: ((Message) -> Bool)?
+
+    /// Connects to `address`, or to DBUS_SESSION_BUS_ADDRESS when nil, and says hello.
+    public init(address: String? = nil) throws(BusError) {
+        var error = DBusError()
+        dbus_error_init(&error)
+        let connection: OpaquePointer?
+        if let address {
+            connection = dbus_connection_open_private(address, &error)
+            if let connection, dbus_bus_register(connection, &error) == 0 {
+                dbus_connection_close(connection)
+                dbus_connection_unref(connection)
+                throw BusError.take(&error) ?? BusError(BusError.failed, "cannot register on the bus")
+            }
+        } else {
+            connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+        }
+        guard let connection else {
+            throw BusError.take(&error) ?? BusError(BusError.failed, "cannot connect to the session bus")
+        }
+        raw = connection
+        // The owner decides what to do when the bus goes away; libdbus would call _exit.
+        dbus_connection_set_exit_on_disconnect(connection, 0)
+    }
+
+    deinit {
+        glue?.detach()
+        dbus_connection_close(raw)
+        dbus_connection_unref(raw)
+    }
+
+    public var uniqueName: String { String(cString: dbus_bus_get_unique_name(raw)) }
+
+    /// Serves this connection from the GLib main loop; every incoming message goes to
+    /// `handler`, which returns whether it handled it (libdbus answers unhandled calls).
+    public func attachToMainLoop(handler: @escaping (Message) -> Bool) {
+        setHandler(handler)
+        glue = MainLoopGlue(connection: raw)
+    }
+
+    public func send(_ message: Message) {
+        dbus_connection_send(raw, message.raw, nil)
+    }
+
+    public func flush() { dbus_connection_flush(raw) }
+
+    public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
+
+    /// A blocking call; the reply's arguments, or its error.
+    public func call(_ message: Message, timeoutMilliseconds: Int32 = 25_000) throws(BusError) -> [BusValue] {
+        var error = DBusError()
+        dbus_error_init(&error)
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, timeoutMilliseconds, &error) else {
+            throw BusError.take(&error) ?? BusError(BusError.noReply, "no reply")
+        }
+        return Message(owning: reply).arguments
+    }
+
+    public func addMatch(_ rule: String) throws(BusError) {
+        var error = DBusError()
+        dbus_error_init(&error)
+        dbus_bus_add_match(raw, rule, &error)
+        if let failure = BusError.take(&error) { throw failure }
+    }
+
+    // MARK: Names
+
+    public enum NameRequest: Equatable {
+        case primaryOwner
+        case alreadyOwner
+        /// Someone else holds it and would not let go.
+        case exists
+    }
+
+    public func requestName(_ name: String, replace: Bool) throws(BusError) -> NameRequest {
+        var flags = chime_name_flag_allow_replacement() | chime_name_flag_do_not_queue()
+        if replace { flags |= chime_name_flag_replace_existing() }
+        var error = DBusError()
+        dbus_error_init(&error)
+        let result = dbus_bus_request_name(raw, name, flags, &error)
+        if let failure = BusError.take(&error) { throw failure }
+        switch result {
+        case DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER: return .primaryOwner
+        case DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER: return .alreadyOwner
+        default: return .exists
+        }
+    }
+
+    public func releaseName(_ name: String) {
+        var error = DBusError()
+        dbus_error_init(&error)
+        dbus_bus_release_name(raw, name, &error)
+        _ = BusError.take(&error)
+    }
+
+    /// Asks the bus daemon itself; used to name another owner and its process.
+    public func busCall(_ method: String, _ arguments: [BusValue]) throws(BusError) -> [BusValue] {
+        try call(.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                             interface: "org.freedesktop.DBus", method: method, arguments: arguments))
+    }
+
+    /// Reads and handles one message, waiting up to `timeoutMilliseconds` (-1 = forever);
+    /// for clients that block on signals (chimectl watch). Returns false once disconnected.
+    public func readWriteDispatch(timeoutMilliseconds: Int32) -> Bool {
+        dbus_connection_read_write_dispatch(raw, timeoutMilliseconds) != 0
+    }
+
+    /// Sends every incoming message to `handler`, which returns whether it handled it;
+    /// without a main loop, messages arrive from readWriteDispatch.
+    public func setHandler(_ handler: @escaping (Message) -> Bool) {
+        self.handler = handler
+        dbus_connection_add_filter(raw, { _, message, data in
+            let connection = Unmanaged<BusConnection>.fromOpaque(data!).takeUnretainedValue()
+            return connection.handler?(Message(borrowing: message!)) ?? false
+                ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+}

@@ -1,0 +1,104 @@
+import CDBus
+import CGLib
+import CShims
+import ChimeGLib
+
+/// Runs a libdbus connection on the GLib main loop of this thread: one fd source per
+/// DBusWatch, one timeout per DBusTimeout, and dispatch from an idle callback (never from
+/// inside libdbus's dispatch-status callback). Single-threaded: no locks.
+final class MainLoopGlue {
+    private let connection: OpaquePointer
+    private var dispatchScheduled = false
+    /// Messages dispatched per idle turn, so a flood cannot starve timers and signals.
+    private static let dispatchBatch = 64
+
+    init(connection: OpaquePointer) {
+        self.connection = connection
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        dbus_connection_set_watch_functions(connection, Self.addWatch, Self.removeWatch, Self.toggleWatch, me, nil)
+        dbus_connection_set_timeout_functions(connection, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, me, nil)
+        dbus_connection_set_dispatch_status_function(connection, { _, status, data in
+            if status == DBUS_DISPATCH_DATA_REMAINS {
+                Unmanaged<MainLoopGlue>.fromOpaque(data!).takeUnretainedValue().scheduleDispatch()
+            }
+        }, me, nil)
+        if dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS { scheduleDispatch() }
+    }
+
+    /// Detaches from libdbus before this object goes away.
+    func detach() {
+        dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
+    }
+
+    private func scheduleDispatch() {
+        guard !dispatchScheduled else { return }
+        dispatchScheduled = true
+        GLibSources.idle { [self] in
+            for _ in 0..<Self.dispatchBatch {
+                if dbus_connection_dispatch(connection) != DBUS_DISPATCH_DATA_REMAINS {
+                    dispatchScheduled = false
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    // MARK: Watches: fd sources whose id is kept in the watch's data slot.
+
+    private static let addWatch: DBusAddWatchFunction = { watch, _ in
+        guard let watch, dbus_watch_get_enabled(watch) != 0 else { return 1 }
+        let flags = dbus_watch_get_flags(watch)
+        var condition = G_IO_HUP.rawValue | G_IO_ERR.rawValue
+        if flags & DBUS_WATCH_READABLE.rawValue != 0 { condition |= G_IO_IN.rawValue }
+        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { condition |= G_IO_OUT.rawValue }
+        let id = g_unix_fd_add_full(G_PRIORITY_DEFAULT, dbus_watch_get_unix_fd(watch), GIOCondition(condition), { _, condition, data in
+            let watch = OpaquePointer(data!)
+            var flags: UInt32 = 0
+            if condition.rawValue & G_IO_IN.rawValue != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+            if condition.rawValue & G_IO_OUT.rawValue != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+            if condition.rawValue & G_IO_HUP.rawValue != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+            if condition.rawValue & G_IO_ERR.rawValue != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+            dbus_watch_handle(watch, flags)
+            return chime_source_continue()
+        }, UnsafeMutableRawPointer(watch), nil)
+        dbus_watch_set_data(watch, UnsafeMutableRawPointer(bitPattern: UInt(id)), nil)
+        return 1
+    }
+
+    private static let removeWatch: DBusRemoveWatchFunction = { watch, _ in
+        guard let watch, let data = dbus_watch_get_data(watch) else { return }
+        g_source_remove(guint(UInt(bitPattern: data)))
+        dbus_watch_set_data(watch, nil, nil)
+    }
+
+    private static let toggleWatch: DBusWatchToggledFunction = { watch, data in
+        removeWatch(watch, data)
+        _ = addWatch(watch, data)
+    }
+
+    // MARK: Timeouts: libdbus's own (method-call timeouts), one GLib timeout each.
+
+    private static let addTimeout: DBusAddTimeoutFunction = { timeout, _ in
+        guard let timeout, dbus_timeout_get_enabled(timeout) != 0 else { return 1 }
+        let id = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(0, dbus_timeout_get_interval(timeout))), { data in
+            dbus_timeout_handle(OpaquePointer(data!))
+            return chime_source_continue()
+        }, UnsafeMutableRawPointer(timeout), nil)
+        dbus_timeout_set_data(timeout, UnsafeMutableRawPointer(bitPattern: UInt(id)), nil)
+        return 1
+    }
+
+    private static let removeTimeout: DBusRemoveTimeoutFunction = { timeout, _ in
+        guard let timeout, let data = dbus_timeout_get_data(timeout) else { return }
+        g_source_remove(guint(UInt(bitPattern: data)))
+        dbus_timeout_set_data(timeout, nil, nil)
+    }
+
+    private static let toggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
+        removeTimeout(timeout, data)
+        _ = addTimeout(timeout, data)
+    }
+}

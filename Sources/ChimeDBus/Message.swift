@@ -1,0 +1,65 @@
+import CDBus
+import ChimeCore
+
+/// A D-Bus message with one owner: it holds a reference and drops it in deinit.
+public final class Message {
+    let raw: OpaquePointer
+
+    /// Takes over a reference the caller already owns.
+    init(owning raw: OpaquePointer) { self.raw = raw }
+
+    /// Adds a reference to a message libdbus lends us (in a filter).
+    init(borrowing raw: OpaquePointer) {
+        self.raw = raw
+        dbus_message_ref(raw)
+    }
+
+    deinit { dbus_message_unref(raw) }
+
+    public static func signal(path: String, interface: String, name: String,
+                              arguments: [BusValue], destination: String? = nil) -> Message {
+        let message = Message(owning: dbus_message_new_signal(path, interface, name)!)
+        if let destination { dbus_message_set_destination(message.raw, destination) }
+        MessageWriter.append(arguments, to: message.raw)
+        return message
+    }
+
+    public static func methodCall(destination: String, path: String, interface: String, method: String,
+                                  arguments: [BusValue]) -> Message {
+        let message = Message(owning: dbus_message_new_method_call(destination, path, interface, method)!)
+        MessageWriter.append(arguments, to: message.raw)
+        return message
+    }
+
+    public func reply(_ arguments: [BusValue]) -> Message {
+        let reply = Message(owning: dbus_message_new_method_return(raw)!)
+        MessageWriter.append(arguments, to: reply.raw)
+        return reply
+    }
+
+    public func errorReply(_ error: BusError) -> Message {
+        Message(owning: dbus_message_new_error(raw, error.name, error.message)!)
+    }
+
+    public enum Kind { case methodCall, methodReturn, error, signal, other }
+
+    public var kind: Kind {
+        switch dbus_message_get_type(raw) {
+        case DBUS_MESSAGE_TYPE_METHOD_CALL: .methodCall
+        case DBUS_MESSAGE_TYPE_METHOD_RETURN: .methodReturn
+        case DBUS_MESSAGE_TYPE_ERROR: .error
+        case DBUS_MESSAGE_TYPE_SIGNAL: .signal
+        default: .other
+        }
+    }
+
+    public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
+    public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
+
+    public var arguments: [BusValue] { MessageReader.arguments(of: raw) }
+}

@@ -1,0 +1,135 @@
+import ChimeCore
+
+/// A method call after its signature was checked against the interface's XML.
+public struct MethodCall {
+    public let message: Message
+    public let sender: String
+    public let arguments: [BusValue]
+}
+
+/// An interface as exported: its XML declaration and one handler per method.
+public struct ExportedInterface {
+    public typealias Handler = (MethodCall) throws(BusError) -> [BusValue]
+
+    public let spec: InterfaceSpec
+    public let handlers: [String: Handler]
+
+    /// Every method the XML declares must have a handler, and no handler may be undeclared.
+    public init(spec: InterfaceSpec, handlers: [String: Handler]) {
+        precondition(Set(spec.methods.keys) == Set(handlers.keys),
+                     "\(spec.name): handlers \(handlers.keys.sorted()) differ from the XML's methods \(spec.methods.keys.sorted())")
+        self.spec = spec
+        self.handlers = handlers
+    }
+}
+
+/// Routes method calls to exported interfaces, answers Introspect from the XML,
+/// and emits signals. Replies go out before any signal a handler emits, so a client
+/// learns its notification id before it sees the notification presented.
+public final class ObjectServer {
+    private let connection: BusConnection
+    private var objects: [String: [ExportedInterface]] = [:]
+    private var signalWatchers: [(Message) -> Void] = []
+    private var handlingCall = false
+    private var heldSignals: [Message] = []
+
+    public init(connection: BusConnection) {
+        self.connection = connection
+        connection.attachToMainLoop { [unowned self] message in handle(message) }
+    }
+
+    public func export(_ interface: ExportedInterface, at path: String) {
+        objects[path, default: []].append(interface)
+    }
+
+    /// Calls `watcher` with every signal that reaches this connection (add a match first).
+    public func watchSignals(_ watcher: @escaping (Message) -> Void) {
+        signalWatchers.append(watcher)
+    }
+
+    public func emit(path: String, interface: InterfaceSpec, signal: String, _ arguments: [BusValue],
+                     to destination: String? = nil) {
+        assert(interface.signals[signal]?.inSignature == arguments.map(\.signature).joined(),
+               "\(signal) does not match its XML declaration")
+        let message = Message.signal(path: path, interface: interface.name, name: signal,
+                                     arguments: arguments, destination: destination)
+        if handlingCall { heldSignals.append(message) } else { connection.send(message) }
+    }
+
+    private func handle(_ message: Message) -> Bool {
+        switch message.kind {
+        case .signal:
+            for watcher in signalWatchers { watcher(message) }
+            return false
+        case .methodCall:
+            return handleCall(message)
+        default:
+            return false
+        }
+    }
+
+    private func handleCall(_ message: Message) -> Bool {
+        guard let path = message.path, let member = message.member else { return false }
+        if message.interface == "org.freedesktop.DBus.Introspectable" || (message.interface == nil && member == "Introspect") {
+            guard member == "Introspect" else { return false }
+            answer(message, .success([.string(introspection(of: path))]))
+            return true
+        }
+        guard let interface = objects[path]?.first(where: {
+            $0.spec.methods[member] != nil && (message.interface == nil || message.interface == $0.spec.name)
+        }), let spec = interface.spec.methods[member], let handler = interface.handlers[member] else {
+            return false
+        }
+        let signature = message.signature
+        guard signature == spec.inSignature else {
+            answer(message, .failure(.invalidArgs(
+                "\(member) takes arguments (\(spec.inSignature)), got (\(signature))")))
+            return true
+        }
+        handlingCall = true
+        let call = MethodCall(message: message, sender: message.sender ?? "", arguments: message.arguments)
+        let result = Result { () throws(BusError) in try handler(call) }
+        handlingCall = false
+        answer(message, result)
+        for signal in heldSignals { connection.send(signal) }
+        heldSignals.removeAll(keepingCapacity: true)
+        return true
+    }
+
+    private func answer(_ call: Message, _ result: Result<[BusValue], BusError>) {
+        guard call.expectsReply else { return }
+        switch result {
+        case .success(let values): connection.send(call.reply(values))
+        case .failure(let error): connection.send(call.errorReply(error))
+        }
+    }
+
+    /// The interfaces at `path` from their XML, plus the child nodes below it.
+    func introspection(of path: String) -> String {
+        var xml = """
+        <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+        <node>
+
+        """
+        if let interfaces = objects[path] {
+            xml += """
+              <interface name="org.freedesktop.DBus.Introspectable">
+                <method name="Introspect"><arg name="xml_data" type="s" direction="out"/></method>
+              </interface>
+              <interface name="org.freedesktop.DBus.Peer">
+                <method name="Ping"/>
+                <method name="GetMachineId"><arg name="machine_uuid" type="s" direction="out"/></method>
+              </interface>
+
+            """
+            for interface in interfaces { xml += interface.spec.xml }
+        }
+        let prefix = path == "/" ? "/" : path + "/"
+        let children = Set(objects.keys.filter { $0.hasPrefix(prefix) }.compactMap {
+            $0.dropFirst(prefix.count).split(separator: "/").first.map(String.init)
+        })
+        for child in children.sorted() { xml += "  <node name=\"\(child)\"/>\n" }
+        return xml + "</node>\n"
+    }
+}

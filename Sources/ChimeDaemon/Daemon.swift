@@ -1,0 +1,114 @@
+import ChimeCore
+import ChimeDBus
+import Glibc
+import ChimeGLib
+
+/// chimed: the core's state on the bus. Owns the connection, the open notifications and
+/// the one expiry timer; turns the core's events into signals. Runs on one thread.
+public final class Daemon {
+    static let notificationsPath = "/org/freedesktop/Notifications"
+    static let controlPath = "/dev/chime/Chime1"
+    static let notificationsName = "org.freedesktop.Notifications"
+    static let controlName = "dev.chime.Chime1"
+
+    let connection: BusConnection
+    let objects: ObjectServer
+    let loop = MainLoop()
+    let notificationsSpec = InterfaceSpec.load("org.freedesktop.Notifications.xml")[0]
+    let controlSpec = InterfaceSpec.load("dev.chime.Chime1.xml")[0]
+    let decoder = NotifyDecoder()
+    var core: NotificationServer
+    private(set) var exitCode: Int32 = 0
+    private var expiryTimer: DeadlineTimer?
+
+    public init(options: DaemonOptions) throws(BusError) {
+        connection = try BusConnection()
+        objects = ObjectServer(connection: connection)
+        core = NotificationServer(settings: ServerSettings(defaultTimeout: options.defaultTimeout))
+        expiryTimer = DeadlineTimer { [unowned self] in apply(core.expire(now: now)) }
+        objects.export(notificationsInterface(), at: Self.notificationsPath)
+        objects.export(controlInterface(), at: Self.controlPath)
+        try watchBus()
+    }
+
+    var now: Instant { Instant(milliseconds: GLibSources.monotonicMilliseconds()) }
+
+    /// Takes the bus names and serves until SIGTERM, SIGINT or the bus goes away.
+    public func run(replace: Bool) -> Int32 {
+        do {
+            try NameOwnership(connection: connection).acquire([Self.notificationsName, Self.controlName], replace: replace)
+        } catch {
+            Log.info(error.message)
+            return 1
+        }
+        for signal in [SIGTERM, SIGINT] {
+            GLibSources.unixSignal(signal) { [unowned self] in
+                Log.info("shutting down")
+                loop.quit()
+                return true
+            }
+        }
+        Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
+        loop.run()
+        connection.releaseName(Self.notificationsName)
+        connection.releaseName(Self.controlName)
+        connection.flush()
+        return exitCode
+    }
+
+    /// Forgets clients that leave, and stops when the bus goes or another chimed takes over.
+    private func watchBus() throws(BusError) {
+        try connection.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''")
+        objects.watchSignals { [unowned self] message in
+            switch (message.interface, message.member) {
+            case ("org.freedesktop.DBus", "NameOwnerChanged"):
+                if case .string(let name) = message.arguments.first, name.hasPrefix(":") { core.clientLeft(name) }
+            case ("org.freedesktop.DBus", "NameLost"):
+                if message.arguments.first == .string(Self.notificationsName) {
+                    Log.info("another server took \(Self.notificationsName); exiting")
+                    loop.quit()
+                }
+            case ("org.freedesktop.DBus.Local", "Disconnected"):
+                Log.info("the session bus went away; exiting")
+                exitCode = 1
+                loop.quit()
+            default: break
+            }
+        }
+    }
+
+    /// Sends what the core's events mean, then re-arms the expiry timer.
+    func apply(_ events: [ServerEvent]) {
+        for event in events {
+            switch event {
+            case .presented(let notification):
+                emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification)])
+            case .closed(let notification, let reason):
+                emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
+                emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
+            case .actionInvoked(let notification, let key):
+                // The token comes first so the app may use it when it handles the action.
+                emitNotifications("ActivationToken", [.uint32(notification.id), .string(activationToken(for: notification))],
+                                  to: notification.sender)
+                emitNotifications("ActionInvoked", [.uint32(notification.id), .string(key)], to: notification.sender)
+            case .replied(let notification, let text):
+                emitNotifications("NotificationReplied", [.uint32(notification.id), .string(text)], to: notification.sender)
+            }
+        }
+        expiryTimer?.arm(at: core.nextDeadline?.milliseconds)
+    }
+
+    /// Without a display server there is no xdg-activation token to hand out, so this is
+    /// an X11 startup-notification id; the popup presenter will supply real tokens.
+    private func activationToken(for notification: Notification) -> String {
+        "chimed-\(getpid())-\(notification.id)_TIME\(now.milliseconds)"
+    }
+
+    private func emitNotifications(_ signal: String, _ arguments: [BusValue], to destination: String? = nil) {
+        objects.emit(path: Self.notificationsPath, interface: notificationsSpec, signal: signal, arguments, to: destination)
+    }
+
+    private func emitControl(_ signal: String, _ arguments: [BusValue]) {
+        objects.emit(path: Self.controlPath, interface: controlSpec, signal: signal, arguments)
+    }
+}

@@ -1,0 +1,44 @@
+import ChimeCore
+
+/// chimed's command line.
+public struct DaemonOptions: Equatable {
+    public var replace = false
+    public var defaultTimeout: Duration = .seconds(5)
+
+    public static let usage = """
+    usage: chimed [--replace] [--default-timeout MS]
+
+      --replace             take org.freedesktop.Notifications over from another chimed
+      --default-timeout MS  expiry for notifications sent with expire_timeout -1 (default 5000)
+      --version             print the version
+      --help                print this help
+    """
+
+    public enum Outcome: Equatable {
+        case run(DaemonOptions)
+        case exit(code: Int32, message: String)
+    }
+
+    public static func parse(_ arguments: [String]) -> Outcome {
+        var options = DaemonOptions()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--replace", "-r":
+                options.replace = true
+            case "--default-timeout":
+                guard let value = rest.popFirst(), let ms = Int64(value), ms > 0 else {
+                    return .exit(code: 2, message: "chimed: --default-timeout needs a positive number of milliseconds\n" + usage)
+                }
+                options.defaultTimeout = .milliseconds(ms)
+            case "--version":
+                return .exit(code: 0, message: "chimed \(ChimeVersion.string)")
+            case "--help", "-h":
+                return .exit(code: 0, message: usage)
+            default:
+                return .exit(code: 2, message: "chimed: unknown argument '\(argument)'\n" + usage)
+            }
+        }
+        return .run(options)
+    }
+}

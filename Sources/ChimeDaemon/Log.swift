@@ -1,0 +1,22 @@
+import Glibc
+
+/// Messages for the journal: chimed writes to stderr, which systemd keeps.
+public enum Log {
+    nonisolated(unsafe) private static var said: Set<String> = []
+
+    public static func info(_ message: String) { write("chimed: " + message) }
+    public static func warning(_ message: String) { write("chimed: warning: " + message) }
+
+    /// Says `message` once per `key`, so a flood of the same bad input cannot flood the log.
+    /// Called only from the main-loop thread.
+    public static func warningOnce(key: String, _ message: String) {
+        guard said.count < 10_000, said.insert(key).inserted else { return }
+        warning(message)
+    }
+
+    private static func write(_ line: String) {
+        // One write(2) per line, so lines from a flood never interleave.
+        var text = line + "\n"
+        text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,39 @@
+import ChimeCore
+import ChimeDBus
+
+/// org.freedesktop.Notifications, as declared in dbus/org.freedesktop.Notifications.xml.
+extension Daemon {
+    /// Only what works is declared; `sound` and `persistence` join when their issues land.
+    static let capabilities = [
+        "actions", "action-icons", "body", "body-hyperlinks", "body-images", "body-markup",
+        "icon-static", "inline-reply", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+    ]
+
+    func notificationsInterface() -> ExportedInterface {
+        ExportedInterface(spec: notificationsSpec, handlers: [
+            "GetCapabilities": { _ in [.stringArray(Self.capabilities)] },
+            "GetServerInformation": { _ in
+                [.string("Chime"), .string("Chime"), .string(ChimeVersion.string), .string("1.3")]
+            },
+            "Notify": { [unowned self] call throws(BusError) in
+                do throws(RequestError) {
+                    let request = try decoder.decode(call.arguments)
+                    let (id, events) = try core.notify(request, from: call.sender, now: now)
+                    apply(events)
+                    return [.uint32(id)]
+                } catch {
+                    throw BusError(error)
+                }
+            },
+            "CloseNotification": { [unowned self] call throws(BusError) in
+                guard case .uint32(let id) = call.arguments.first else { return [] }
+                do throws(RequestError) {
+                    apply(try core.close(id, caller: call.sender))
+                } catch {
+                    throw BusError(error)
+                }
+                return []
+            },
+        ])
+    }
+}

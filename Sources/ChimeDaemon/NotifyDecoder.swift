@@ -1,0 +1,68 @@
+import ChimeCore
+import ChimeDBus
+
+/// The edge of the freedesktop interface: turns Notify's arguments into a request the core
+/// can trust. Malformed calls are refused; a bad part (a hint, an image) is dropped and
+/// logged while the notification is still delivered.
+public struct NotifyDecoder {
+    /// Longer texts are cut: no one reads them in a banner, and every presenter receives them.
+    public static let maximumSummaryBytes = 1024
+    public static let maximumBodyBytes = 64 * 1024
+
+    private let sanitizer = MarkupSanitizer { src in
+        if case .success = ImageReference.check(src) { return true }
+        return false
+    }
+
+    public init() {}
+
+    /// `arguments` has Notify's signature (susssasa{sv}i); the object server checked it.
+    public func decode(_ arguments: [BusValue]) throws(RequestError) -> NotificationRequest {
+        guard arguments.count == 8,
+              case .string(let appName) = arguments[0], case .uint32(let replacesID) = arguments[1],
+              case .string(let appIcon) = arguments[2], case .string(let summary) = arguments[3],
+              case .string(let body) = arguments[4], let actionList = arguments[5].strings,
+              let rawHints = arguments[6].vardictEntries, case .int32(let timeout) = arguments[7]
+        else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
+
+        let actions = try Action.pairs(from: actionList).get()
+        var problems: [String] = []
+        var hints = NotificationHints(decoding: rawHints, problems: &problems)
+        if let path = hints.imagePath {
+            hints.imagePath = checked(path, as: "image-path", problems: &problems)
+        }
+        let request = NotificationRequest(
+            appName: appName,
+            replacesID: replacesID,
+            appIcon: appIcon.isEmpty ? nil : checked(appIcon, as: "app_icon", problems: &problems),
+            summary: Self.truncated(summary, to: Self.maximumSummaryBytes, what: "summary", problems: &problems),
+            body: sanitizer.sanitize(Self.truncated(body, to: Self.maximumBodyBytes, what: "body", problems: &problems)),
+            actions: actions,
+            hints: hints,
+            expireTimeout: timeout)
+        for problem in problems {
+            Log.warningOnce(key: request.appIdentity + problem, "\(request.appIdentity): \(problem); delivered without it")
+        }
+        return request
+    }
+
+    private func checked(_ reference: String, as name: String, problems: inout [String]) -> String? {
+        switch ImageReference.check(reference) {
+        case .success(let usable): return usable
+        case .failure(let problem):
+            problems.append("\(name): \(problem)")
+            return nil
+        }
+    }
+
+    /// Cuts at a Unicode scalar boundary, never inside a UTF-8 sequence.
+    static func truncated(_ text: String, to limit: Int, what: String, problems: inout [String]) -> String {
+        guard text.utf8.count > limit else { return text }
+        problems.append("\(what) of \(text.utf8.count) bytes cut to \(limit)")
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
+        while end > text.startIndex, end.samePosition(in: text.unicodeScalars) == nil {
+            end = text.utf8.index(before: end)
+        }
+        return String(text[..<end])
+    }
+}

@@ -1,0 +1,28 @@
+/// The words after the subcommand, consumed as they are understood.
+struct Arguments {
+    private var words: [String]
+
+    init(_ words: [String]) { self.words = words }
+
+    /// Removes `name` wherever it stands; true if it was there.
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = words.firstIndex(of: name) else { return false }
+        words.remove(at: index)
+        return true
+    }
+
+    mutating func next() -> String? {
+        words.isEmpty ? nil : words.removeFirst()
+    }
+
+    mutating func id() throws(CommandLineError) -> UInt32 {
+        guard let word = next() else { throw .usage("a notification ID is needed") }
+        guard let id = UInt32(word), id > 0 else { throw .usage("'\(word)' is not a notification ID") }
+        return id
+    }
+
+    /// Fails on anything left over, so typos are not silently ignored.
+    func done() throws(CommandLineError) {
+        if let extra = words.first { throw .usage("unexpected argument '\(extra)'") }
+    }
+}

@@ -1,0 +1,15 @@
+/// How chimectl fails: the message goes to stderr and the code is the exit status.
+struct CommandLineError: Error {
+    var message: String
+    var exitCode: Int32
+
+    /// Bad arguments: the usage goes with it, exit 2.
+    static func usage(_ message: String) -> CommandLineError {
+        CommandLineError(message: "chimectl: \(message)\n\n\(Usage.text)", exitCode: 2)
+    }
+
+    /// The daemon refused or is not there: exit 1.
+    static func failure(_ message: String) -> CommandLineError {
+        CommandLineError(message: "chimectl: \(message)", exitCode: 1)
+    }
+}

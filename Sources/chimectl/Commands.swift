@@ -1,0 +1,105 @@
+import ChimeCore
+import ChimeDBus
+import Glibc
+
+/// One function per subcommand; each takes its own arguments.
+enum Commands {
+    static func run(_ arguments: [String]) throws(CommandLineError) {
+        guard let command = arguments.first else { throw .usage("no command given") }
+        var rest = Arguments(Array(arguments.dropFirst()))
+        switch command {
+        case "status": try status(&rest)
+        case "list": try list(&rest)
+        case "invoke": try invoke(&rest)
+        case "reply": try reply(&rest)
+        case "dismiss": try dismiss(&rest)
+        case "watch": try watch(&rest)
+        case "help", "--help", "-h": print(Usage.text)
+        default: throw .usage("unknown command '\(command)'")
+        }
+    }
+
+    static func status(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        try arguments.done()
+        let status = try ControlClient().call("GetStatus").first?.vardictEntries ?? [:]
+        if json {
+            print(JSONText.encode(.vardict(status.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+        } else {
+            print("chimed \(status["version"]?.string ?? "?") is running (pid \(status["pid"]?.integer ?? 0))")
+            print("open notifications: \(status["open"]?.integer ?? 0)")
+        }
+    }
+
+    static func list(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        try arguments.done()
+        let notifications = try ControlClient().notifications()
+        if json {
+            let items = notifications.map { JSONText.encode(.vardict(ordered($0))) }
+            print("[" + items.joined(separator: ",") + "]")
+            return
+        }
+        if notifications.isEmpty { print("no open notifications"); return }
+        for notification in notifications {
+            let id = notification["id"]?.integer ?? 0
+            let app = notification["app-name"]?.string ?? ""
+            let urgency = Urgency(rawValue: UInt8(notification["urgency"]?.integer ?? 1))?.name ?? "normal"
+            let actions = (notification["actions"]?.strings ?? []).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            var line = "\(id)\t\(app)\t\(urgency)\t\(notification["summary"]?.string ?? "")"
+            if !actions.isEmpty { line += "\t[" + actions.joined(separator: ", ") + "]" }
+            print(line)
+        }
+    }
+
+    static func invoke(_ arguments: inout Arguments) throws(CommandLineError) {
+        let id = try arguments.id()
+        let key = arguments.next() ?? ""
+        try arguments.done()
+        _ = try ControlClient().call("Invoke", [.uint32(id), .string(key)])
+    }
+
+    static func reply(_ arguments: inout Arguments) throws(CommandLineError) {
+        let id = try arguments.id()
+        guard let text = arguments.next() else { throw .usage("reply needs the text to send") }
+        try arguments.done()
+        _ = try ControlClient().call("Reply", [.uint32(id), .string(text)])
+    }
+
+    static func dismiss(_ arguments: inout Arguments) throws(CommandLineError) {
+        if arguments.flag("--all") {
+            try arguments.done()
+            _ = try ControlClient().call("DismissAll")
+            return
+        }
+        let id = try arguments.id()
+        try arguments.done()
+        _ = try ControlClient().call("Dismiss", [.uint32(id)])
+    }
+
+    /// Streams events until chimed's bus goes away; one JSON object per line, flushed at once.
+    static func watch(_ arguments: inout Arguments) throws(CommandLineError) {
+        try arguments.done()
+        let client = try ControlClient()
+        _ = try client.call("GetStatus")
+        do {
+            try client.connection.addMatch("type='signal',interface='\(ControlClient.name)',path='\(ControlClient.path)'")
+            try client.connection.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
+        } catch {
+            throw .failure(error.message)
+        }
+        client.connection.setHandler { message in
+            guard message.kind == .signal, let line = WatchEvent.line(for: message) else { return false }
+            print(line)
+            fflush(nil)  // all streams: naming stdout trips strict concurrency
+            return true
+        }
+        while client.connection.readWriteDispatch(timeoutMilliseconds: -1) {}
+        throw .failure("lost the session bus")
+    }
+
+    /// Notification entries in a stable order: id first, then by name.
+    static func ordered(_ entries: [String: BusValue]) -> [(String, BusValue)] {
+        entries.sorted { ($0.key == "id" ? "" : $0.key) < ($1.key == "id" ? "" : $1.key) }.map { ($0.key, $0.value) }
+    }
+}

@@ -1,0 +1,34 @@
+import ChimeCore
+import ChimeDBus
+
+/// chimectl's side of dev.chime.Chime1: blocking calls with errors a person can read.
+struct ControlClient {
+    static let name = "dev.chime.Chime1"
+    static let path = "/dev/chime/Chime1"
+
+    let connection: BusConnection
+
+    init() throws(CommandLineError) {
+        do {
+            connection = try BusConnection()
+        } catch {
+            throw .failure("cannot reach the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
+        }
+    }
+
+    func call(_ method: String, _ arguments: [BusValue] = []) throws(CommandLineError) -> [BusValue] {
+        do {
+            return try connection.call(.methodCall(destination: Self.name, path: Self.path, interface: Self.name,
+                                                   method: method, arguments: arguments))
+        } catch where error.name == BusError.serviceUnknown || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+            throw .failure("chimed is not running (no owner of \(Self.name) on the session bus)")
+        } catch {
+            throw .failure(error.message)
+        }
+    }
+
+    func notifications() throws(CommandLineError) -> [[String: BusValue]] {
+        guard case .array(_, let items)? = try call("List").first else { return [] }
+        return items.compactMap(\.vardictEntries)
+    }
+}

@@ -1,0 +1,23 @@
+import ChimeCore
+import ChimeDBus
+
+/// The JSON line `chimectl watch` prints for a signal, or nil for signals it ignores.
+enum WatchEvent {
+    static func line(for message: Message) -> String? {
+        let arguments = message.arguments
+        guard case .uint32(let id)? = arguments.first else { return nil }
+        switch (message.interface, message.member) {
+        case (ControlClient.name, "Presented"):
+            let notification = arguments.count > 1 ? arguments[1].vardictEntries ?? [:] : [:]
+            return JSONText.object([("event", .string("presented")), ("id", .uint32(id)),
+                                    ("notification", .vardict(Commands.ordered(notification)))])
+        case (ControlClient.name, "Withdrawn"), ("org.freedesktop.Notifications", "NotificationClosed"):
+            guard arguments.count > 1, case .uint32(let code) = arguments[1] else { return nil }
+            let event = message.member == "Withdrawn" ? "withdrawn" : "closed"
+            return JSONText.object([("event", .string(event)), ("id", .uint32(id)), ("reason", .uint32(code)),
+                                    ("reason-name", .string(CloseReason(rawValue: code)?.name ?? "unknown"))])
+        default:
+            return nil
+        }
+    }
+}

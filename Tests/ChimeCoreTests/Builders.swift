@@ -1,0 +1,31 @@
+@testable import ChimeCore
+
+/// Builders that keep tests about one thing each.
+extension NotificationRequest {
+    static func make(app: String = "app", summary: String = "Hello", body: String = "",
+                     replaces: UInt32 = 0, actions: [String] = [], timeout: Int32 = -1,
+                     hints: [String: BusValue] = [:]) -> NotificationRequest {
+        var problems: [String] = []
+        let decoded = NotificationHints(decoding: hints, problems: &problems)
+        return NotificationRequest(appName: app, replacesID: replaces, summary: summary, body: body,
+                                   actions: try! Action.pairs(from: actions).get(), hints: decoded,
+                                   expireTimeout: timeout)
+    }
+}
+
+extension Instant {
+    static func at(_ ms: Int64) -> Instant { Instant(milliseconds: ms) }
+}
+
+extension ServerEvent {
+    var closedReason: CloseReason? {
+        if case .closed(_, let reason) = self { return reason }
+        return nil
+    }
+
+    var id: UInt32 {
+        switch self {
+        case .presented(let n), .closed(let n, _), .actionInvoked(let n, _), .replied(let n, _): n.id
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Testing
+@testable import ChimeCore
+
+@Suite struct NotificationServerTests {
+    var server = NotificationServer()
+    let t0 = Instant.at(1_000)
+
+    @Test mutating func idsStartAtOneAndAreNeverReused() throws {
+        let first = try server.notify(.make(), from: ":1.1", now: t0).id
+        _ = try server.close(first, caller: ":1.1")
+        let second = try server.notify(.make(), from: ":1.1", now: t0).id
+        #expect(first == 1)
+        #expect(second == 2)
+    }
+
+    @Test mutating func idsContinuePastTheLastOneAndSkipZeroOnWrap() throws {
+        server = NotificationServer(lastID: UInt32.max - 1)
+        #expect(try server.notify(.make(), from: ":1.1", now: t0).id == UInt32.max)
+        #expect(try server.notify(.make(), from: ":1.1", now: t0).id == 1)
+    }
+
+    @Test mutating func wrappedIdsSkipOpenNotifications() throws {
+        _ = try server.notify(.make(timeout: 0), from: ":1.1", now: t0)  // 1
+        _ = try server.notify(.make(timeout: 0), from: ":1.1", now: t0)  // 2
+        server.lastID = UInt32.max
+        #expect(try server.notify(.make(), from: ":1.1", now: t0).id == 3)
+    }
+
+    @Test mutating func replacesIdReplacesInPlaceAndKeepsTheId() throws {
+        let id = try server.notify(.make(summary: "one"), from: ":1.1", now: t0).id
+        let result = try server.notify(.make(summary: "two", replaces: id), from: ":1.1", now: t0)
+        #expect(result.id == id)
+        #expect(server.count == 1)
+        #expect(server.notification(id)?.request.summary == "two")
+        #expect(result.events == [.presented(server.notification(id)!)])
+    }
+
+    @Test mutating func unknownOrClosedReplacesIdGetsAFreshId() throws {
+        #expect(try server.notify(.make(replaces: 77), from: ":1.1", now: t0).id == 1)
+        _ = try server.close(1, caller: ":1.1")
+        #expect(try server.notify(.make(replaces: 1), from: ":1.1", now: t0).id == 2)
+    }
+
+    @Test mutating func anotherConnectionOfTheSameAppMayReplace() throws {
+        let id = try server.notify(.make(app: "notify-send"), from: ":1.1", now: t0).id
+        #expect(try server.notify(.make(app: "notify-send", replaces: id), from: ":1.2", now: t0).id == id)
+        #expect(server.notification(id)?.sender == ":1.2")
+    }
+
+    @Test mutating func anotherAppMayNeitherReplaceNorClose() throws {
+        let id = try server.notify(.make(app: "mail", summary: "mine"), from: ":1.1", now: t0).id
+        #expect(throws: RequestError.notOwner(id)) {
+            try server.notify(.make(app: "spy", summary: "theirs", replaces: id), from: ":1.9", now: t0)
+        }
+        #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.9") }
+        #expect(server.notification(id)?.request.summary == "mine")
+    }
+
+    @Test mutating func aClientThatNotifiedAsTheAppMayCloseItsNotifications() throws {
+        let id = try server.notify(.make(app: "mail"), from: ":1.1", now: t0).id
+        _ = try server.notify(.make(app: "mail"), from: ":1.2", now: t0)
+        #expect(try server.close(id, caller: ":1.2").first?.closedReason == .closedByCall)
+    }
+
+    @Test mutating func leavingTheBusForgetsWhichAppAClientSpokeFor() throws {
+        let id = try server.notify(.make(app: "mail"), from: ":1.1", now: t0).id
+        _ = try server.notify(.make(app: "mail"), from: ":1.2", now: t0)
+        server.clientLeft(":1.2")
+        #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.2") }
+    }
+
+    @Test mutating func closingAnUnknownIdIsAnError() {
+        #expect(throws: RequestError.unknownNotification(5)) { try server.close(5, caller: ":1.1") }
+    }
+
+    @Test(arguments: ["x-canonical-private-synchronous", "x-dunst-stack-tag", "synchronous", "private-synchronous"])
+    mutating func stackTagsReplaceWithinTheSameApp(tag: String) throws {
+        let volume = try server.notify(.make(app: "vol", summary: "10%", hints: [tag: .string("volume")]), from: ":1.1", now: t0).id
+        let again = try server.notify(.make(app: "vol", summary: "20%", hints: [tag: .string("volume")]), from: ":1.2", now: t0).id
+        let otherApp = try server.notify(.make(app: "other", hints: [tag: .string("volume")]), from: ":1.3", now: t0).id
+        #expect(again == volume)
+        #expect(otherApp != volume)
+        #expect(server.notification(volume)?.request.summary == "20%")
+    }
+
+    @Test mutating func defaultTimeoutExpiresWithReasonOne() throws {
+        server.settings.defaultTimeout = .seconds(5)
+        let id = try server.notify(.make(), from: ":1.1", now: t0).id
+        #expect(server.nextDeadline == t0 + .seconds(5))
+        #expect(server.expire(now: t0 + .milliseconds(4_999)).isEmpty)
+        let events = server.expire(now: t0 + .seconds(5))
+        #expect(events.map(\.closedReason) == [.expired])
+        #expect(events.first?.id == id)
+        #expect(server.count == 0)
+    }
+
+    @Test mutating func explicitTimeoutIsInMillisecondsAndZeroNeverExpires() throws {
+        _ = try server.notify(.make(timeout: 300), from: ":1.1", now: t0)
+        let forever = try server.notify(.make(timeout: 0), from: ":1.1", now: t0).id
+        #expect(server.expire(now: t0 + .milliseconds(300)).count == 1)
+        #expect(server.expire(now: t0 + .seconds(86_400)).isEmpty)
+        #expect(server.notification(forever) != nil)
+        #expect(server.nextDeadline == nil)
+    }
+
+    @Test mutating func criticalUrgencyNeverExpires() throws {
+        _ = try server.notify(.make(timeout: 100, hints: ["urgency": .byte(2)]), from: ":1.1", now: t0)
+        #expect(server.nextDeadline == nil)
+        #expect(server.expire(now: t0 + .seconds(3_600)).isEmpty)
+    }
+
+    @Test mutating func replacingRestartsTheTimeoutAndTheOldDeadlineIsIgnored() throws {
+        let id = try server.notify(.make(timeout: 1_000), from: ":1.1", now: t0).id
+        _ = try server.notify(.make(replaces: id, timeout: 1_000), from: ":1.1", now: t0 + .milliseconds(900))
+        #expect(server.expire(now: t0 + .milliseconds(1_000)).isEmpty)
+        #expect(server.expire(now: t0 + .milliseconds(1_900)).map(\.closedReason) == [.expired])
+    }
+
+    @Test mutating func invokeSendsTheActionThenClosesAsDismissed() throws {
+        let id = try server.notify(.make(actions: ["default", "Open", "ok", "OK"]), from: ":1.1", now: t0).id
+        let events = try server.invoke(id, key: "ok")
+        #expect(events.count == 2)
+        guard case .actionInvoked(let n, let key) = events[0] else { Issue.record("no action"); return }
+        #expect(n.sender == ":1.1" && key == "ok")
+        #expect(events[1].closedReason == .dismissed)
+    }
+
+    @Test mutating func anEmptyKeyMeansTheDefaultAction() throws {
+        let id = try server.notify(.make(actions: ["default", "Open"]), from: ":1.1", now: t0).id
+        guard case .actionInvoked(_, let key) = try server.invoke(id, key: "").first else { Issue.record(); return }
+        #expect(key == "default")
+    }
+
+    @Test mutating func invokingAMissingActionIsAnErrorAndChangesNothing() throws {
+        let id = try server.notify(.make(actions: ["ok", "OK"]), from: ":1.1", now: t0).id
+        #expect(throws: RequestError.unknownAction(id, "")) { try server.invoke(id, key: "") }
+        #expect(throws: RequestError.unknownAction(id, "nope")) { try server.invoke(id, key: "nope") }
+        #expect(server.notification(id) != nil)
+    }
+
+    @Test mutating func residentNotificationsStayAfterAnAction() throws {
+        let id = try server.notify(.make(actions: ["ok", "OK"], hints: ["resident": .bool(true)]), from: ":1.1", now: t0).id
+        #expect(try server.invoke(id, key: "ok").count == 1)
+        #expect(server.notification(id) != nil)
+    }
+
+    @Test mutating func replyNeedsTheInlineReplyAction() throws {
+        let plain = try server.notify(.make(), from: ":1.1", now: t0).id
+        #expect(throws: RequestError.self) { try server.reply(plain, text: "hi") }
+        let chat = try server.notify(.make(actions: ["inline-reply", "Reply"]), from: ":1.1", now: t0).id
+        let events = try server.reply(chat, text: "on my way")
+        guard case .replied(let notification, let text) = events.first else { Issue.record("no reply"); return }
+        #expect(notification.id == chat && notification.sender == ":1.1" && text == "on my way")
+        #expect(events.last?.closedReason == .dismissed)
+    }
+
+    @Test mutating func dismissAllClosesEverythingAsDismissed() throws {
+        for _ in 0..<3 { _ = try server.notify(.make(), from: ":1.1", now: t0) }
+        #expect(server.dismissAll().map(\.closedReason) == [.dismissed, .dismissed, .dismissed])
+        #expect(server.count == 0)
+    }
+
+    @Test mutating func listingKeepsTheOrderOfArrival() throws {
+        for summary in ["a", "b", "c"] { _ = try server.notify(.make(summary: summary), from: ":1.1", now: t0) }
+        _ = try server.dismiss(2)
+        #expect(server.notifications.map(\.request.summary) == ["a", "c"])
+    }
+
+    @Test mutating func expiryQueueStaysBoundedUnderAReplaceFlood() throws {
+        let id = try server.notify(.make(timeout: 10_000), from: ":1.1", now: t0).id
+        for step in 1...10_000 {
+            _ = try server.notify(.make(replaces: id, timeout: 10_000), from: ":1.1", now: t0 + .milliseconds(Int64(step)))
+            _ = server.expire(now: t0 + .milliseconds(Int64(step)))
+        }
+        #expect(server.pendingDeadlines < 200)
+        let events = server.expire(now: t0 + .milliseconds(20_000))
+        #expect(events.map(\.closedReason) == [.expired])
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+@testable import ChimeDaemon
+
+@Suite struct MarkupSanitizerTests {
+    let sanitizer = MarkupSanitizer { $0 == "/ok.png" }
+
+    @Test(arguments: [
+        ("plain text", "plain text"),
+        ("<b>bold</b> <i>it</i> <u>u</u>", "<b>bold</b> <i>it</i> <u>u</u>"),
+        ("<a href=\"https://x.org/?a=1&amp;b=2\">link</a>", "<a href=\"https://x.org/?a=1&amp;b=2\">link</a>"),
+        ("<img src=\"/ok.png\" alt=\"pic\"/>", "<img src=\"/ok.png\" alt=\"pic\"/>"),
+        ("line<br/>next", "line\nnext"),
+        ("5 &lt; 6 &amp; 7", "5 &lt; 6 &amp; 7"),
+    ])
+    func allowedMarkupIsKept(input: String, expected: String) {
+        #expect(sanitizer.sanitize(input) == expected)
+    }
+
+    @Test func otherTagsAreShownAsText() {
+        #expect(sanitizer.sanitize("<script>alert(1)</script><b>x</b>")
+            == "&lt;script&gt;alert(1)&lt;/script&gt;<b>x</b>")
+    }
+
+    @Test func attributesOtherThanTheAllowedOnesAreDropped() {
+        #expect(sanitizer.sanitize("<b style=\"x\">y</b><a href=\"h\" onclick=\"e\">z</a>") == "<b>y</b><a href=\"h\">z</a>")
+    }
+
+    @Test func anImageThatFailsTheCheckBecomesItsAltText() {
+        #expect(sanitizer.sanitize("<img src=\"/etc/passwd\" alt=\"a &lt;pic&gt;\"/>") == "a &lt;pic&gt;")
+    }
+
+    @Test(arguments: ["<b>unclosed", "Tom & Jerry", "<b><i>crossed</b></i>", "&nbsp;", "a < b"])
+    func malformedMarkupIsShownAsText(input: String) {
+        let output = sanitizer.sanitize(input)
+        #expect(!output.contains("<"))
+        #expect(MarkupSanitizerTests.unescape(output) == input)
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingAll("&lt;", "<").replacingAll("&gt;", ">").replacingAll("&quot;", "\"")
+            .replacingAll("&apos;", "'").replacingAll("&#39;", "'").replacingAll("&amp;", "&")
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
