@@ -39,7 +39,7 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus"]),
     ]
 )
 

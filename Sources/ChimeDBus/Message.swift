@@ -57,6 +57,7 @@ public final class Message {
     public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
     public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
     public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
     public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
     public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }

@@ -41,6 +41,12 @@ public final class Daemon {
             Log.info(error.message)
             return 1
         }
+        // A parent may hand us a blocked signal mask (some process launchers do); a daemon
+        // that cannot hear SIGTERM cannot shut down cleanly.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         for signal in [SIGTERM, SIGINT] {
             GLibSources.unixSignal(signal) { [unowned self] in
                 Log.info("shutting down")

@@ -1,0 +1,88 @@
+import ChimeCore
+import Foundation
+import Testing
+@testable import ChimeDBus
+
+/// Actions and replies go back to the sender only.
+@Suite struct ActionTests {
+    let bus: TestBus
+    init() throws { bus = try TestBus() }
+
+    /// Waits for the notification with `summary` to be open and returns its id.
+    func id(of summary: String, client: TestClient) throws -> UInt32? {
+        var found: UInt32?
+        client.waitUntil {
+            found = (try? client.list())?.first { $0["summary"]?.string == summary }?["id"].flatMap { $0.integer }.map(UInt32.init)
+            return found != nil
+        }
+        return found
+    }
+
+    @Test func chimectlInvokeReachesNotifySendWait() throws {
+        let sender = try bus.start("notify-send", ["--action=ok=OK", "--action=no=No", "--wait", "Question", "?"])
+        let id = try #require(try id(of: "Question", client: bus.client()))
+        #expect(try bus.chimectl("invoke", "\(id)", "ok").status == 0)
+        #expect(sender.wait(timeout: 10) == 0)
+        #expect(sender.stdout.trimmingCharacters(in: .newlines) == "ok")
+    }
+
+    @Test func invokeWithoutAKeyIsTheDefaultAction() throws {
+        let sender = try bus.start("notify-send", ["--action=default=Open", "--wait", "Click", "me"])
+        let id = try #require(try id(of: "Click", client: bus.client()))
+        #expect(try bus.chimectl("invoke", "\(id)").status == 0)
+        #expect(sender.wait(timeout: 10) == 0)
+        #expect(sender.stdout.trimmingCharacters(in: .newlines) == "default")
+    }
+
+    @Test func theTokenThenTheActionGoToTheSenderAloneAndNobodyElse() throws {
+        let sender = try bus.client()
+        let bystander = try bus.client()
+        try sender.listen()
+        try bystander.listen()
+        let id = try sender.notify(actions: ["default", "Open", "ok", "OK"])
+        #expect(try bus.chimectl("invoke", "\(id)", "ok").status == 0)
+        #expect(sender.waitUntil { sender.signals(named: "NotificationClosed").count == 1 })
+        #expect(sender.signals.map(\.member) == ["ActivationToken", "ActionInvoked", "NotificationClosed"])
+        #expect(sender.signals(named: "ActionInvoked").first?.arguments == [.uint32(id), .string("ok")])
+        #expect(sender.signals(named: "ActionInvoked").first?.destination == sender.uniqueName)
+        // The bystander hears the broadcast close, proving it listened, and nothing private.
+        #expect(bystander.waitUntil { !bystander.signals(named: "NotificationClosed").isEmpty })
+        #expect(bystander.signals.map(\.member) == ["NotificationClosed"])
+        #expect(sender.signals(named: "NotificationClosed").first?.arguments == [.uint32(id), .uint32(2)])
+    }
+
+    @Test func residentNotificationsStayOpenAfterAnAction() throws {
+        let client = try bus.client()
+        let id = try client.notify(actions: ["ok", "OK"], hints: [("resident", .bool(true))])
+        #expect(try bus.chimectl("invoke", "\(id)", "ok").status == 0)
+        #expect(try client.list().count == 1)
+    }
+
+    @Test func inlineReplyReachesTheSenderAlone() throws {
+        let sender = try bus.client()
+        let bystander = try bus.client()
+        try sender.listen()
+        try bystander.listen()
+        let id = try sender.notify(app: "chat", actions: ["inline-reply", "Reply"],
+                                   hints: [("x-kde-reply-placeholder-text", .string("Say something"))])
+        #expect(try bus.chimectl("reply", "\(id)", "on my way").status == 0)
+        #expect(sender.waitUntil { !sender.signals(named: "NotificationClosed").isEmpty })
+        #expect(sender.signals(named: "NotificationReplied").first?.arguments == [.uint32(id), .string("on my way")])
+        #expect(bystander.waitUntil { !bystander.signals(named: "NotificationClosed").isEmpty })
+        #expect(bystander.signals(named: "NotificationReplied").isEmpty)
+    }
+
+    @Test func replyingToANotificationWithoutInlineReplyFails() throws {
+        let id = try bus.client().notify()
+        let result = try bus.chimectl("reply", "\(id)", "hi")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not offer an inline reply"))
+    }
+
+    @Test func invokingAMissingActionFailsClearly() throws {
+        let id = try bus.client().notify(actions: ["ok", "OK"])
+        let result = try bus.chimectl("invoke", "\(id)")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has no default action"))
+    }
+}

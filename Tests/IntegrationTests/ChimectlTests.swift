@@ -1,0 +1,80 @@
+import ChimeCore
+import Foundation
+import Glibc
+import Testing
+@testable import ChimeDBus
+
+@Suite struct ChimectlTests {
+    @Test func withoutADaemonCommandsSaySoAndExit1() throws {
+        let bus = try TestBus(daemon: false)
+        let result = try bus.chimectl("list")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("chimed is not running"))
+    }
+
+    @Test(arguments: [["frobnicate"], [], ["invoke"], ["invoke", "abc"], ["dismiss", "1", "2"], ["list", "--bogus"], ["reply", "3"]])
+    func badArgumentsPrintUsageAndExit2(arguments: [String]) throws {
+        let bus = try TestBus(daemon: false)
+        let result = try bus.run(TestBus.chimectl, arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("usage: chimectl"))
+    }
+
+    @Test func statusAndListShowWhatIsOpen() throws {
+        let bus = try TestBus()
+        _ = try bus.run("notify-send", ["-a", "Mail", "-u", "critical", "New mail", "from Ada"])
+        let status = try bus.chimectl("status")
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("open notifications: 1"))
+        let list = try bus.chimectl("list")
+        #expect(list.stdout == "1\tMail\tcritical\tNew mail")
+        let json = try bus.chimectl("list", "--json")
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(parsed?.first?["summary"] as? String == "New mail")
+        #expect(parsed?.first?["id"] as? Int == 1)
+        #expect(parsed?.first?["urgency"] as? Int == 2)
+    }
+
+    @Test func dismissClosesWithReason2() throws {
+        let bus = try TestBus()
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(timeout: 0)
+        #expect(try bus.chimectl("dismiss", "\(id)").status == 0)
+        #expect(client.waitUntil { !client.signals(named: "NotificationClosed").isEmpty })
+        #expect(client.signals(named: "NotificationClosed").first?.arguments == [.uint32(id), .uint32(2)])
+        let again = try bus.chimectl("dismiss", "\(id)")
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("no open notification with id \(id)"))
+    }
+
+    @Test func dismissAllClosesEverything() throws {
+        let bus = try TestBus()
+        let client = try bus.client()
+        for _ in 0..<3 { _ = try client.notify(timeout: 0) }
+        #expect(try bus.chimectl("dismiss", "--all").status == 0)
+        #expect(try client.list().isEmpty)
+    }
+
+    @Test func watchPrintsOneJsonObjectPerEvent() throws {
+        let bus = try TestBus()
+        let watch = try bus.start(TestBus.chimectl, ["watch"])
+        // The watcher is ready once it has subscribed; a presented event proves it.
+        let client = try bus.client()
+        var id: UInt32 = 0
+        let ready = client.waitUntil {
+            id = (try? client.notify(summary: "ping", timeout: 0)) ?? 0
+            return watch.line(timeout: 0.3) { $0.contains("\"ping\"") } != nil
+        }
+        #expect(ready)
+        _ = try client.call("CloseNotification", [.uint32(id)])
+        let withdrawn = watch.line { $0.contains("\"withdrawn\"") && $0.contains("\"id\":\(id)") }
+        let closed = watch.line { $0.contains("\"closed\"") && $0.contains("\"id\":\(id)") }
+        #expect(withdrawn?.contains("\"reason\":3") == true)
+        #expect(closed?.contains("\"reason-name\":\"closed\"") == true)
+        for line in watch.stdoutLines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+        }
+        watch.signal(SIGKILL)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import Testing
+@testable import ChimeDBus
+
+/// Owning the name, giving it up, and stopping.
+@Suite struct LifecycleTests {
+    @Test func aSecondDaemonNamesTheOwnerAndExits1() throws {
+        let bus = try TestBus()
+        let second = try bus.startChimed(waitUntilServing: false)
+        #expect(second.wait(timeout: 10) == 1)
+        let pid = try #require(bus.daemon?.pid)
+        #expect(second.stderr.contains("org.freedesktop.Notifications is already owned by chimed (pid \(pid))"))
+        #expect(second.stderr.contains("--replace"))
+    }
+
+    @Test func replaceTakesTheNameOverAndTheOldDaemonLeaves() throws {
+        let bus = try TestBus()
+        let first = try #require(bus.daemon)
+        let second = try bus.startChimed(["--replace"])
+        #expect(first.wait(timeout: 10) == 0)
+        #expect(first.stderr.contains("another server took org.freedesktop.Notifications"))
+        let id = try bus.client().notify()
+        #expect(id >= 1)
+        #expect(second.process.isRunning)
+        second.signal(SIGTERM)
+        #expect(second.wait(timeout: 10) == 0)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func signalsStopTheDaemonCleanlyAndReleaseTheName(signal: Int32) throws {
+        let bus = try TestBus()
+        let daemon = try #require(bus.daemon)
+        daemon.signal(signal)
+        #expect(daemon.wait(timeout: 10) == 0)
+        let owner = try bus.run("gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                          "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications"])
+        #expect(owner.stdout == "(false,)")
+    }
+
+    @Test func theDaemonExitsWhenTheBusGoesAway() throws {
+        var bus: TestBus? = try TestBus(daemon: false)
+        let daemon = try bus!.startChimed()
+        bus = nil  // kills the dbus-daemon
+        #expect(daemon.wait(timeout: 10) == 1)
+        #expect(daemon.stderr.contains("the session bus went away"))
+    }
+
+    @Test func badCommandLinesExit2() throws {
+        let bus = try TestBus(daemon: false)
+        let result = try bus.run(TestBus.chimed, ["--frobnicate"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("usage: chimed"))
+    }
+}

@@ -1,0 +1,125 @@
+import ChimeCore
+import Foundation
+import Testing
+@testable import ChimeDBus
+
+/// The freedesktop server as real clients see it, on a private bus.
+@Suite struct ServerTests {
+    let bus: TestBus
+    init() throws { bus = try TestBus() }
+
+    @Test func serverInformationSaysChimeAndSpec13() throws {
+        let result = try bus.run("gdbus", ["call", "--session", "--dest", "org.freedesktop.Notifications",
+                                           "--object-path", "/org/freedesktop/Notifications",
+                                           "--method", "org.freedesktop.Notifications.GetServerInformation"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "('Chime', 'Chime', '\(ChimeVersion.string)', '1.3')")
+    }
+
+    @Test func capabilitiesAreDeclaredWithVendorPrefixes() throws {
+        let reply = try bus.client().call("GetCapabilities", [])
+        let capabilities = try #require(reply.first?.strings)
+        for expected in ["actions", "body", "body-markup", "inline-reply", "x-canonical-private-synchronous", "x-dunst-stack-tag"] {
+            #expect(capabilities.contains(expected))
+        }
+        #expect(!capabilities.contains("synchronous"))
+        #expect(!capabilities.contains("sound"), "sound is declared only once it plays")
+    }
+
+    @Test func introspectionIsTheXmlFromTheDbusFolder() throws {
+        let xml = try bus.client().call("Introspect", [], interface: "org.freedesktop.DBus.Introspectable").first?.string
+        let file = try String(contentsOf: TestBus.packageRoot.appendingPathComponent("dbus/org.freedesktop.Notifications.xml"), encoding: .utf8)
+        let element = try #require(file.firstRange(of: "<interface").map { String(file[$0.lowerBound...]) })
+        let expected = String(element[..<element.firstRange(of: "</interface>")!.upperBound])
+        #expect(xml?.contains(expected) == true)
+        let root = try bus.run("gdbus", ["introspect", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/"])
+        #expect(root.stdout.contains("node org"))
+    }
+
+    @Test func notifySendGetsIncreasingIds() throws {
+        let first = try bus.run("notify-send", ["-p", "One", "first"])
+        let second = try bus.run("notify-send", ["-p", "Two", "second"])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(Int(first.stdout) == 1)
+        #expect(Int(second.stdout) == 2)
+    }
+
+    @Test func notifySendReplaceKeepsTheIdAndReplacesInPlace() throws {
+        let id = try bus.run("notify-send", ["-p", "Download", "10%"]).stdout
+        let again = try bus.run("notify-send", ["-p", "-r", id, "Download", "90%"]).stdout
+        #expect(again == id)
+        let list = try bus.client().list()
+        #expect(list.count == 1)
+        #expect(list.first?["body"]?.string == "90%")
+    }
+
+    @Test func stackTagsReplaceWithinAnApp() throws {
+        let client = try bus.client()
+        let tag: [(String, BusValue)] = [("x-dunst-stack-tag", .string("volume"))]
+        let first = try client.notify(app: "volume", summary: "10%", hints: tag)
+        let second = try client.notify(app: "volume", summary: "20%", hints: tag)
+        let other = try client.notify(app: "brightness", summary: "50%", hints: tag)
+        #expect(first == second)
+        #expect(other != first)
+        #expect(try client.list().count == 2)
+    }
+
+    @Test func unknownOrClosedReplacesIdGetsAFreshId() throws {
+        let client = try bus.client()
+        let id = try client.notify(replaces: 4242)
+        #expect(id == 1)
+        _ = try client.call("CloseNotification", [.uint32(id)])
+        #expect(try client.notify(replaces: id) == 2)
+    }
+
+    @Test func closeNotificationEmitsReason3AndUnknownIdsGetAnError() throws {
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify()
+        _ = try client.call("CloseNotification", [.uint32(id)])
+        #expect(client.waitUntil { !client.signals(named: "NotificationClosed").isEmpty })
+        #expect(client.signals(named: "NotificationClosed").first?.arguments == [.uint32(id), .uint32(3)])
+        #expect(throws: BusError.self) { try client.call("CloseNotification", [.uint32(id)]) }
+    }
+
+    @Test func anotherAppCannotCloseOrReplaceANotification() throws {
+        let owner = try bus.client()
+        let stranger = try bus.client()
+        let id = try owner.notify(app: "mail", summary: "mine")
+        do {
+            _ = try stranger.call("CloseNotification", [.uint32(id)])
+            Issue.record("close by another app succeeded")
+        } catch {
+            #expect(error.name == BusError.accessDenied)
+        }
+        #expect(throws: BusError.self) { try stranger.notify(app: "spy", replaces: id, summary: "theirs") }
+        #expect(try owner.list().first?["summary"]?.string == "mine")
+    }
+
+    @Test func expiryClosesWithReason1AndCriticalNeverExpires() throws {
+        let client = try bus.client()
+        try client.listen()
+        let critical = try client.notify(summary: "critical", hints: [("urgency", .byte(2))], timeout: 100)
+        let normal = try client.notify(summary: "normal", timeout: 300)
+        #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments.first == .uint32(normal) } })
+        #expect(client.signals(named: "NotificationClosed").first?.arguments == [.uint32(normal), .uint32(1)])
+        #expect(try client.list().map { $0["id"] } == [.uint32(critical)])
+    }
+
+    @Test func defaultTimeoutComesFromTheCommandLine() throws {
+        let bus = try TestBus(arguments: ["--default-timeout", "200"])
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(timeout: -1)
+        #expect(client.waitUntil { !client.signals(named: "NotificationClosed").isEmpty })
+        #expect(client.signals(named: "NotificationClosed").first?.arguments == [.uint32(id), .uint32(1)])
+    }
+
+    @Test func bodyMarkupIsSanitised() throws {
+        let client = try bus.client()
+        _ = try client.notify(body: "<b>bold</b><script>x</script>")
+        _ = try client.notify(body: "<b>unclosed")
+        let bodies = try client.list().map { $0["body"]?.string }
+        #expect(bodies == ["<b>bold</b>&lt;script&gt;x&lt;/script&gt;", "&lt;b&gt;unclosed"])
+    }
+}

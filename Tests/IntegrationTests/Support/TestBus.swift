@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+@testable import ChimeDBus
+
+/// A private dbus-daemon with chimed on it, torn down when the test ends.
+final class TestBus: @unchecked Sendable {
+    let directory: URL
+    let address: String
+    private let bus: Subprocess
+    private(set) var daemon: Subprocess?
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binaries: URL = {
+        if let dir = ProcessInfo.processInfo.environment["CHIME_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }()
+    static let chimed = binaries.appendingPathComponent("chimed").path
+    static let chimectl = binaries.appendingPathComponent("chimectl").path
+
+    /// Starts a bus; with `daemon`, also chimed, and waits until it owns its names.
+    init(daemon startDaemon: Bool = true, arguments: [String] = []) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        address = "unix:path=\(directory.path)/bus.sock"
+        // In the foreground, so it is our child: it is ready once it prints its address.
+        bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(address)"],
+                             environment: ProcessInfo.processInfo.environment)
+        guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else {
+            throw TestFailure("dbus-daemon did not start: \(bus.stderr)")
+        }
+        if startDaemon { daemon = try startChimed(arguments) }
+    }
+
+    deinit {
+        if let daemon, daemon.process.isRunning {
+            daemon.signal(SIGTERM)
+            _ = daemon.wait(timeout: 5)
+        }
+        // Foundation starts children with signals blocked, and dbus-daemon does not unblock
+        // SIGTERM (chimed does), so the throwaway bus is killed outright.
+        bus.signal(SIGKILL)
+        _ = bus.wait(timeout: 5)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        env["HOME"] = directory.path
+        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        return env
+    }
+
+    /// Starts a chimed and waits for it to say it serves (or to exit).
+    func startChimed(_ arguments: [String] = [], waitUntilServing: Bool = true) throws -> Subprocess {
+        let process = try Subprocess(Self.chimed, arguments, environment: environment)
+        if waitUntilServing {
+            guard process.line(onStderr: true, timeout: 10, matching: { $0.contains("serving") }) != nil else {
+                throw TestFailure("chimed did not start: \(process.stderr)")
+            }
+        }
+        return process
+    }
+
+    /// Runs a command to completion (bounded) and returns its status and output.
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String], timeout: Double = 20) throws -> (status: Int32, stdout: String, stderr: String) {
+        let path = executable.hasPrefix("/") ? executable : "/usr/bin/" + executable
+        let process = try Subprocess(path, arguments, environment: environment)
+        guard let status = process.wait(timeout: timeout) else {
+            throw TestFailure("\(executable) \(arguments) did not finish in \(timeout)s")
+        }
+        return (status, process.stdout.trimmingCharacters(in: .newlines), process.stderr)
+    }
+
+    func chimectl(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+        try run(Self.chimectl, arguments)
+    }
+
+    func start(_ executable: String, _ arguments: [String]) throws -> Subprocess {
+        try Subprocess(executable.hasPrefix("/") ? executable : "/usr/bin/" + executable, arguments, environment: environment)
+    }
+
+    /// A client connection of our own, to send exactly what a test needs.
+    func client() throws -> TestClient { try TestClient(address: address) }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
