@@ -35,20 +35,18 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Binaries, D-Bus activation files, the systemd user unit and the interface XML.
 install:
 	$(SWIFT) build -c release
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -Dm755 $$bin/chimed $(DESTDIR)$(PREFIX)/bin/chimed; \
 	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl
-	for f in dbus/*.service; do \
-	    case $$f in *chimed.service) continue;; esac; \
-	    sed 's|@BINDIR@|$(PREFIX)/bin|' $$f > $$f.out; \
-	    install -Dm644 $$f.out $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$(basename $$f); rm $$f.out; \
-	done
-	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > dbus/chimed.service.out
-	install -Dm644 dbus/chimed.service.out $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service
-	rm dbus/chimed.service.out
-	for f in dbus/*.xml; do install -Dm644 $$f $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/$$(basename $$f); done
+	install -d $(DESTDIR)$(PREFIX)/share/dbus-1/services $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces \
+	           $(DESTDIR)$(PREFIX)/lib/systemd/user
+	for f in org.freedesktop.Notifications.service dev.chime.Chime1.service; do \
+	    sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/$$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$f; done
+	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service
+	install -m644 dbus/*.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl \

@@ -53,3 +53,22 @@ import Testing
         #expect(result.stdout.contains("usage: chimed"))
     }
 }
+
+/// The activation files in dbus/ start chimed on demand, as an installed Chime is started.
+/// The activated chimed is the bus's child; it exits when the test's bus goes away.
+@Suite struct ActivationTests {
+    @Test func notifySendStartsChimedThroughDBusActivation() throws {
+        let bus = try TestBus(daemon: false, activation: true)
+        let sent = try bus.run("notify-send", ["-p", "Activated", "by the bus"])
+        #expect(sent.status == 0)
+        #expect(sent.stdout == "1")
+        #expect(try bus.chimectl("list").stdout.contains("Activated"))
+    }
+
+    @Test func chimectlStartsChimedThroughDBusActivation() throws {
+        let bus = try TestBus(daemon: false, activation: true)
+        let status = try bus.chimectl("status", "--json")
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("\"open\":0"))
+    }
+}

@@ -19,13 +19,17 @@ final class TestBus: @unchecked Sendable {
     static let chimectl = binaries.appendingPathComponent("chimectl").path
 
     /// Starts a bus; with `daemon`, also chimed, and waits until it owns its names.
-    init(daemon startDaemon: Bool = true, arguments: [String] = []) throws {
+    /// With `activation`, the bus instead starts chimed itself from dbus/'s activation files.
+    init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         address = "unix:path=\(directory.path)/bus.sock"
+        var busArguments = ["--session", "--nofork", "--print-address=1", "--address=\(address)"]
+        if activation {
+            busArguments[0] = "--config-file=\(try Self.activationConfig(in: directory, address: address))"
+        }
         // In the foreground, so it is our child: it is ready once it prints its address.
-        bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(address)"],
-                             environment: ProcessInfo.processInfo.environment)
+        bus = try Subprocess("/usr/bin/dbus-daemon", busArguments, environment: ProcessInfo.processInfo.environment)
         guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else {
             throw TestFailure("dbus-daemon did not start: \(bus.stderr)")
         }
@@ -42,6 +46,34 @@ final class TestBus: @unchecked Sendable {
         bus.signal(SIGKILL)
         _ = bus.wait(timeout: 5)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A session bus configuration whose only service directory holds dbus/'s activation
+    /// files, with @BINDIR@ set to the build folder as `make install` sets it to PREFIX/bin.
+    static func activationConfig(in directory: URL, address: String) throws -> String {
+        let services = directory.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        for name in ["org.freedesktop.Notifications.service", "dev.chime.Chime1.service"] {
+            let text = try String(contentsOf: packageRoot.appendingPathComponent("dbus/" + name), encoding: .utf8)
+            try text.replacingOccurrences(of: "@BINDIR@", with: binaries.path)
+                .write(to: services.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>\(address)</listen>
+          <servicedir>\(services.path)</servicedir>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.write(to: config, atomically: true, encoding: .utf8)
+        return config.path
     }
 
     var environment: [String: String] {
