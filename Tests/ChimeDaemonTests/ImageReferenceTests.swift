@@ -11,7 +11,7 @@ import Testing
 
     func file(_ name: String, _ bytes: [UInt8]) -> String {
         let path = folder.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 
@@ -39,7 +39,7 @@ import Testing
 
     @Test func aFileOverTenMegabytesIsRefused() throws {
         let path = folder.appendingPathComponent("big.png").path
-        FileManager.default.createFile(atPath: path, contents: Data(Self.png))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(Self.png))
         #expect(truncate(path, 50 * 1024 * 1024) == 0)
         #expect(throws: HintProblemMatcher.self, performing: { try Self.refuse(path) })
     }
