@@ -8,6 +8,9 @@ public struct Notification: Equatable, Sendable {
     public var updated: Instant
     /// When it closes by itself; nil = stays until closed.
     public var expires: Instant?
+    public var state: NotificationState = .presented
+    /// Why it is shown as it is; nil for notifications the policy did not see (Chime's own).
+    public var decision: DeliveryDecision?
 
     public init(id: UInt32, request: NotificationRequest, sender: String, created: Instant,
                 updated: Instant, expires: Instant?) {
@@ -23,4 +26,34 @@ public struct Notification: Equatable, Sendable {
     public var urgency: Urgency { request.hints.urgency ?? .normal }
 
     public func action(_ key: String) -> Action? { request.actions.first { $0.key == key } }
+}
+
+/// Where a notification stands, per design.md section 7.
+public enum NotificationState: Equatable, Sendable {
+    /// Shown as a banner.
+    case presented
+    /// In the center without a banner: passive, or the app's banners are off.
+    case quiet
+    case heldByFocus(String)
+    case heldForSummary
+    /// Delivered inside a scheduled summary.
+    case summarized
+
+    public var name: String {
+        switch self {
+        case .presented: "presented"
+        case .quiet: "quiet"
+        case .heldByFocus: "held-by-focus"
+        case .heldForSummary: "held-for-summary"
+        case .summarized: "summarized"
+        }
+    }
+
+    init(_ decision: DeliveryDecision) {
+        switch decision.hold {
+        case .focus(let name): self = .heldByFocus(name)
+        case .summary: self = .heldForSummary
+        case nil: self = decision.banner ? .presented : .quiet
+        }
+    }
 }

@@ -31,22 +31,15 @@ public struct NotificationServer: Sendable {
 
     /// Shows a notification, replacing in place when `replaces_id` or a stack tag names
     /// an open notification of the same app. Returns its id and what changed.
-    public mutating func notify(_ request: NotificationRequest, from sender: String,
-                                now: Instant) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
-        let identity = request.appIdentity
-        var target: Notification?
-        if request.replacesID != 0, let existing = open[request.replacesID] {
-            guard owns(existing, caller: sender, identity: identity) else {
-                throw .notOwner(request.replacesID)
-            }
-            target = existing
-        } else if let tag = request.hints.stackTag, !tag.isEmpty {
-            target = open.values.first { $0.request.hints.stackTag == tag && $0.appIdentity == identity }
-        }
-        identitiesBySender[sender, default: []].insert(identity)
-
-        let expires = expiry(of: request, now: now)
-        let notification: Notification
+    /// `decision` sets the state and whether it expires; without one it is presented.
+    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Instant,
+                                decision: DeliveryDecision? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+        let target = try replacementTarget(for: request, from: sender)
+        identitiesBySender[sender, default: []].insert(request.appIdentity)
+        let state = decision.map(NotificationState.init) ?? .presented
+        // Only a banner times out; what sits in the center stays until closed.
+        let expires = state == .presented && decision?.expires != false ? expiry(of: request, now: now) : nil
+        var notification: Notification
         if var replaced = target {
             replaced.request = request
             replaced.sender = sender
@@ -58,9 +51,35 @@ public struct NotificationServer: Sendable {
                                         created: now, updated: now, expires: expires)
             order.append(notification.id)
         }
+        notification.state = state
+        notification.decision = decision
         open[notification.id] = notification
         if let expires { expiries.insert(notification.id, at: expires) }
-        return (notification.id, [.presented(notification)])
+        return (notification.id, [state == .presented ? .presented(notification) : .stored(notification)])
+    }
+
+    /// The open notification this request replaces: its replaces_id, else a stack tag of the same app.
+    private func replacementTarget(for request: NotificationRequest, from sender: String) throws(RequestError) -> Notification? {
+        let identity = request.appIdentity
+        if request.replacesID != 0, let existing = open[request.replacesID] {
+            guard owns(existing, caller: sender, identity: identity) else { throw .notOwner(request.replacesID) }
+            return existing
+        }
+        if let tag = request.hints.stackTag, !tag.isEmpty {
+            return open.values.first { $0.request.hints.stackTag == tag && $0.appIdentity == identity }
+        }
+        return nil
+    }
+
+    /// An id for a notification that is closed at once (a denied app): valid, never reused.
+    public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant) -> (id: UInt32, events: [ServerEvent]) {
+        let notification = Notification(id: nextID(), request: request, sender: sender, created: now, updated: now, expires: nil)
+        return (notification.id, [.closed(notification, .dismissed)])
+    }
+
+    /// Changes the state of open notifications, as when a summary delivers what it held.
+    public mutating func setState(_ state: NotificationState, of ids: [UInt32]) {
+        for id in ids { open[id]?.state = state }
     }
 
     // MARK: Closing

@@ -8,10 +8,12 @@ public enum RequestError: Error, Equatable, Sendable {
     case notOwner(UInt32)
     /// The notification has no such action.
     case unknownAction(UInt32, String)
+    /// No Focus, app or inhibitor by that name; the message lists what exists.
+    case unknownName(String)
 
     public var message: String {
         switch self {
-        case .invalidArgument(let text): text
+        case .invalidArgument(let text), .unknownName(let text): text
         case .unknownNotification(let id): "no open notification with id \(id)"
         case .notOwner(let id): "notification \(id) belongs to another application"
         case .unknownAction(let id, let key):

@@ -3,6 +3,8 @@
 public enum ServerEvent: Equatable, Sendable {
     /// Shown, or replaced in place when the id was already shown.
     case presented(Notification)
+    /// Kept without a banner: quiet, held by Focus or for the summary.
+    case stored(Notification)
     /// Closed; NotificationClosed goes to everyone, as the spec has it.
     case closed(Notification, CloseReason)
     /// The user chose an action: ActivationToken then ActionInvoked, to the sender only.

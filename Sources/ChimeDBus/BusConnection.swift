@@ -9,8 +9,9 @@ public final class BusConnection {
     private var glue: MainLoopGlue?
     private var handler: ((Message) -> Bool)?
 
-    /// Connects to `address`, or to DBUS_SESSION_BUS_ADDRESS when nil, and says hello.
-    public init(address: String? = nil) throws(BusError) {
+    /// Connects to `address`, or to DBUS_SESSION_BUS_ADDRESS (DBUS_SYSTEM_BUS_ADDRESS with
+    /// `system`) when nil, and says hello.
+    public init(address: String? = nil, system: Bool = false) throws(BusError) {
         var error = DBusError()
         dbus_error_init(&error)
         let connection: OpaquePointer?
@@ -22,7 +23,7 @@ public final class BusConnection {
                 throw BusError.take(&error) ?? BusError(BusError.failed, "cannot register on the bus")
             }
         } else {
-            connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+            connection = dbus_bus_get_private(system ? DBUS_BUS_SYSTEM : DBUS_BUS_SESSION, &error)
         }
         guard let connection else {
             throw BusError.take(&error) ?? BusError(BusError.failed, "cannot connect to the session bus")

@@ -16,6 +16,7 @@ public struct BusError: Error, Equatable, CustomStringConvertible {
     public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
     public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
     public static let unknownObject = "dev.chime.Error.UnknownNotification"
+    public static let unknownName = "dev.chime.Error.UnknownName"
     public static let failed = "org.freedesktop.DBus.Error.Failed"
     public static let noReply = "org.freedesktop.DBus.Error.NoReply"
     public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
@@ -28,6 +29,7 @@ public struct BusError: Error, Equatable, CustomStringConvertible {
         case .invalidArgument, .unknownAction: self.init(Self.invalidArgs, error.message)
         case .unknownNotification: self.init(Self.unknownObject, error.message)
         case .notOwner: self.init(Self.accessDenied, error.message)
+        case .unknownName: self.init(Self.unknownName, error.message)
         }
     }
 

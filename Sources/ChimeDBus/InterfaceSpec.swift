@@ -12,6 +12,8 @@ public struct InterfaceSpec: Sendable {
     public var name: String
     public var methods: [String: Member] = [:]
     public var signals: [String: Member] = [:]
+    /// Property name -> type signature.
+    public var properties: [String: String] = [:]
     /// The `<interface>` element as it appears in the file, for Introspect replies.
     public var xml: String
 
@@ -37,6 +39,8 @@ public struct InterfaceSpec: Sendable {
                 specs.append(InterfaceSpec(name: attribute("name"), xml: ""))
             case "method", "signal":
                 member = (element == "signal", Member(name: attribute("name"), inSignature: "", outSignature: ""))
+            case "property" where !specs.isEmpty:
+                specs[specs.count - 1].properties[attribute("name")] = attribute("type")
             case "arg":
                 if attribute("direction") == "out" {
                     member?.spec.outSignature += attribute("type")

@@ -13,13 +13,17 @@ public struct ExportedInterface {
 
     public let spec: InterfaceSpec
     public let handlers: [String: Handler]
+    /// Read-only properties: name -> current value.
+    public let properties: [String: () -> BusValue]
 
-    /// Every method the XML declares must have a handler, and no handler may be undeclared.
-    public init(spec: InterfaceSpec, handlers: [String: Handler]) {
+    /// Every method and property the XML declares must have a handler, and nothing undeclared may.
+    public init(spec: InterfaceSpec, handlers: [String: Handler], properties: [String: () -> BusValue] = [:]) {
         precondition(Set(spec.methods.keys) == Set(handlers.keys),
                      "\(spec.name): handlers \(handlers.keys.sorted()) differ from the XML's methods \(spec.methods.keys.sorted())")
+        precondition(Set(spec.properties.keys) == Set(properties.keys), "\(spec.name): properties differ from the XML")
         self.spec = spec
         self.handlers = handlers
+        self.properties = properties
     }
 }
 
@@ -75,6 +79,10 @@ public final class ObjectServer {
             answer(message, .success([.string(introspection(of: path))]))
             return true
         }
+        if message.interface == Self.propertiesInterface {
+            answer(message, properties(member, message, at: path))
+            return true
+        }
         guard let interface = objects[path]?.first(where: {
             $0.spec.methods[member] != nil && (message.interface == nil || message.interface == $0.spec.name)
         }), let spec = interface.spec.methods[member], let handler = interface.handlers[member] else {
@@ -94,6 +102,37 @@ public final class ObjectServer {
         for signal in heldSignals { connection.send(signal) }
         heldSignals.removeAll(keepingCapacity: true)
         return true
+    }
+
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+
+    /// org.freedesktop.DBus.Properties for the exported interfaces: Get and GetAll; all are read-only.
+    private func properties(_ member: String, _ message: Message, at path: String) -> Result<[BusValue], BusError> {
+        let arguments = message.arguments
+        guard case .string(let name)? = arguments.first,
+              let interface = objects[path]?.first(where: { $0.spec.name == name }) else {
+            return .failure(.invalidArgs("no such interface at \(path)"))
+        }
+        switch (member, message.signature) {
+        case ("Get", "ss"):
+            guard case .string(let property) = arguments[1], let getter = interface.properties[property] else {
+                return .failure(.invalidArgs("no property \(arguments[1]) on \(name)"))
+            }
+            return .success([.variant(getter())])
+        case ("GetAll", "s"):
+            return .success([.vardict(interface.properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value()) })])
+        case ("Set", "ssv"):
+            return .failure(BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "the properties of \(name) are read-only"))
+        default:
+            return .failure(.invalidArgs("\(member)(\(message.signature)) is not a Properties method"))
+        }
+    }
+
+    /// Announces new property values with PropertiesChanged.
+    public func emitPropertiesChanged(path: String, interface: InterfaceSpec, _ changed: [(String, BusValue)]) {
+        let message = Message.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
+                                     arguments: [.string(interface.name), .vardict(changed), .stringArray([])])
+        if handlingCall { heldSignals.append(message) } else { connection.send(message) }
     }
 
     private func answer(_ call: Message, _ result: Result<[BusValue], BusError>) {
@@ -123,6 +162,17 @@ public final class ObjectServer {
               </interface>
 
             """
+            if interfaces.contains(where: { !$0.properties.isEmpty }) {
+                xml += """
+                  <interface name="org.freedesktop.DBus.Properties">
+                    <method name="Get"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="out"/></method>
+                    <method name="GetAll"><arg name="interface_name" type="s" direction="in"/><arg name="properties" type="a{sv}" direction="out"/></method>
+                    <method name="Set"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="in"/></method>
+                    <signal name="PropertiesChanged"><arg name="interface_name" type="s"/><arg name="changed_properties" type="a{sv}"/><arg name="invalidated_properties" type="as"/></signal>
+                  </interface>
+
+                """
+            }
             for interface in interfaces { xml += interface.spec.xml }
         }
         let prefix = path == "/" ? "/" : path + "/"

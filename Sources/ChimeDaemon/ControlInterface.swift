@@ -3,49 +3,72 @@ import ChimeDBus
 import Glibc
 
 /// dev.chime.Chime1, as declared in dbus/dev.chime.Chime1.xml: what a user does to a
-/// popup, done from chimectl, presenters and bars.
+/// popup, done from chimectl, presenters and bars. Focus and app methods live beside it.
 extension Daemon {
     func controlInterface() -> ExportedInterface {
-        /// Runs a core operation that takes an id and applies its events.
-        func acting(_ operation: @escaping (inout NotificationServer, MethodCall) throws(RequestError) -> [ServerEvent])
-            -> ExportedInterface.Handler {
-            { [unowned self] call throws(BusError) in
-                do throws(RequestError) {
-                    apply(try operation(&core, call))
-                } catch {
-                    throw BusError(error)
-                }
-                return []
+        let handlers = notificationHandlers()
+            .merging(focusHandlers()) { first, _ in first }
+            .merging(appHandlers()) { first, _ in first }
+        return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
+            "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
+        ])
+    }
+
+    /// Runs a core operation and applies its events; refusals become D-Bus errors.
+    func acting(_ operation: @escaping (Daemon, MethodCall) throws(RequestError) -> [ServerEvent]) -> ExportedInterface.Handler {
+        { [unowned self] call throws(BusError) in
+            do throws(RequestError) {
+                apply(try operation(self, call))
+            } catch {
+                throw BusError(error)
             }
+            return []
         }
-        return ExportedInterface(spec: controlSpec, handlers: [
+    }
+
+    private func notificationHandlers() -> [String: ExportedInterface.Handler] {
+        [
             "GetStatus": { [unowned self] _ in
                 [.vardict([
                     ("version", .string(ChimeVersion.string)),
                     ("pid", .uint32(UInt32(getpid()))),
-                    ("open", .uint32(UInt32(core.count))),
+                    ("open", .uint32(UInt32(attention.server.count))),
+                    ("focus", .string(attention.currentFocus?.name ?? "")),
+                    ("config", .string(configLoader.path)),
                 ])]
             },
             "List": { [unowned self] _ in
-                [.array(elementSignature: "a{sv}", core.notifications.map(NotificationRecord.busValue))]
+                [.array(elementSignature: "a{sv}", attention.server.notifications.map { NotificationRecord.busValue($0) })]
             },
-            "Invoke": acting { core, call throws(RequestError) in
+            "Invoke": acting { daemon, call throws(RequestError) in
                 guard case .uint32(let id) = call.arguments[0], case .string(let key) = call.arguments[1] else { return [] }
-                return try core.invoke(id, key: key)
+                return try daemon.attention.invoke(id, key: key, now: daemon.now)
             },
-            "Reply": acting { core, call throws(RequestError) in
+            "Reply": acting { daemon, call throws(RequestError) in
                 guard case .uint32(let id) = call.arguments[0], case .string(let text) = call.arguments[1] else { return [] }
-                return try core.reply(id, text: text)
+                return try daemon.attention.server.reply(id, text: text)
             },
-            "Dismiss": acting { core, call throws(RequestError) in
+            "Dismiss": acting { daemon, call throws(RequestError) in
                 guard case .uint32(let id) = call.arguments[0] else { return [] }
-                return try core.dismiss(id)
+                return try daemon.attention.server.dismiss(id)
             },
             "DismissAll": { [unowned self] _ in
-                let events = core.dismissAll()
+                let events = attention.server.dismissAll()
                 apply(events)
                 return [.uint32(UInt32(events.count))]
             },
-        ])
+            "SummaryList": { [unowned self] _ in
+                [.array(elementSignature: "a{sv}", attention.summaryQueue.map { NotificationRecord.busValue($0) })]
+            },
+            "SummaryNow": { [unowned self] _ in
+                let count = attention.summaryQueue.count
+                apply(attention.deliverSummary(now: now))
+                return [.uint32(UInt32(count))]
+            },
+            "Reload": { [unowned self] _ throws(BusError) in
+                if let failure = reload() { throw BusError(BusError.invalidArgs, failure.description) }
+                return []
+            },
+        ]
     }
 }

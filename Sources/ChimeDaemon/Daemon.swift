@@ -17,21 +17,57 @@ public final class Daemon {
     let notificationsSpec = InterfaceSpec.load("org.freedesktop.Notifications.xml")[0]
     let controlSpec = InterfaceSpec.load("dev.chime.Chime1.xml")[0]
     let decoder = NotifyDecoder()
-    var core: NotificationServer
+    let options: DaemonOptions
+    let configLoader: ConfigLoader
+    let appStore: AppStateStore
+    var attention: Attention
     private(set) var exitCode: Int32 = 0
     private var expiryTimer: DeadlineTimer?
+    private var lockMonitor: LockMonitor?
 
-    public init(options: DaemonOptions) throws(BusError) {
+    public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
+        self.options = options
+        configLoader = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment))
+        appStore = AppStateStore(path: AppStateStore.defaultPath(environment: environment))
+        var settings = ChimeSettings()
+        settings.server.defaultTimeout = options.defaultTimeout
+        switch configLoader.load(base: settings.server) {
+        case .success(let loaded): settings = loaded
+        case .failure(let failure): Log.warning("\(failure); using the default settings")
+        }
+        attention = Attention(settings: settings)
+        attention.apps = appStore.load()
         connection = try BusConnection()
         objects = ObjectServer(connection: connection)
-        core = NotificationServer(settings: ServerSettings(defaultTimeout: options.defaultTimeout))
-        expiryTimer = DeadlineTimer { [unowned self] in apply(core.expire(now: now)) }
+        expiryTimer = DeadlineTimer { [unowned self] in apply(attention.server.expire(now: now.monotonic)) }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         objects.export(controlInterface(), at: Self.controlPath)
         try watchBus()
     }
 
-    var now: Instant { Instant(milliseconds: GLibSources.monotonicMilliseconds()) }
+    var now: Now { LocalClock.now() }
+
+    /// Rereads the config; a bad file changes nothing and the error says where it is wrong.
+    func reload() -> ConfigLoader.Failure? {
+        switch configLoader.load(base: ServerSettings(defaultTimeout: options.defaultTimeout)) {
+        case .success(let settings):
+            apply(attention.apply(settings, now: now))
+            Log.info("reloaded \(configLoader.path)")
+            return nil
+        case .failure(let failure):
+            Log.warning("\(failure); keeping the previous config")
+            return failure
+        }
+    }
+
+    /// Every minute, on the minute: Focus schedules and summary times.
+    private func scheduleTick() {
+        GLibSources.timeout(milliseconds: LocalClock.untilNextMinute()) { [unowned self] in
+            apply(attention.tick(now: now))
+            scheduleTick()
+            return false
+        }
+    }
 
     /// Takes the bus names and serves until SIGTERM, SIGINT or the bus goes away.
     public func run(replace: Bool) -> Int32 {
@@ -47,6 +83,13 @@ public final class Daemon {
         sigemptyset(&stopSignals)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, signal) }
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        GLibSources.unixSignal(SIGHUP) { [unowned self] in
+            _ = reload()
+            return true
+        }
+        apply(attention.tick(now: now))
+        scheduleTick()
+        lockMonitor = LockMonitor { [unowned self] locked in attention.locked = locked }
         for signal in [SIGTERM, SIGINT] {
             GLibSources.unixSignal(signal) { [unowned self] in
                 Log.info("shutting down")
@@ -68,7 +111,9 @@ public final class Daemon {
         objects.watchSignals { [unowned self] message in
             switch (message.interface, message.member) {
             case ("org.freedesktop.DBus", "NameOwnerChanged"):
-                if case .string(let name) = message.arguments.first, name.hasPrefix(":") { core.clientLeft(name) }
+                if case .string(let name) = message.arguments.first, name.hasPrefix(":") {
+                    apply(attention.clientLeft(name, now: now))
+                }
             case ("org.freedesktop.DBus", "NameLost"):
                 if message.arguments.first == .string(Self.notificationsName) {
                     Log.info("another server took \(Self.notificationsName); exiting")
@@ -88,10 +133,14 @@ public final class Daemon {
         for event in events {
             switch event {
             case .presented(let notification):
-                emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification)])
+                emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
+            case .stored:
+                break
             case .closed(let notification, let reason):
                 emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
                 emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
+            case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
+                break
             case .actionInvoked(let notification, let key):
                 // The token comes first so the app may use it when it handles the action.
                 emitNotifications("ActivationToken", [.uint32(notification.id), .string(activationToken(for: notification))],
@@ -101,13 +150,28 @@ public final class Daemon {
                 emitNotifications("NotificationReplied", [.uint32(notification.id), .string(text)], to: notification.sender)
             }
         }
-        expiryTimer?.arm(at: core.nextDeadline?.milliseconds)
+        expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
+        if attention.focusChanged {
+            attention.focusChanged = false
+            announceFocus()
+        }
+        if attention.apps.needsSaving {
+            attention.apps.needsSaving = false
+            appStore.save(attention.apps)
+        }
+    }
+
+    private func announceFocus() {
+        let name = attention.currentFocus?.name ?? ""
+        Log.info(name.isEmpty ? "Focus off" : "Focus \(name) on (\(attention.currentFocus!.source.rawValue))")
+        emitControl("FocusChanged", [.string(name), focusStatus()])
+        objects.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("ActiveFocus", .string(name))])
     }
 
     /// Without a display server there is no xdg-activation token to hand out, so this is
     /// an X11 startup-notification id; the popup presenter will supply real tokens.
     private func activationToken(for notification: Notification) -> String {
-        "chimed-\(getpid())-\(notification.id)_TIME\(now.milliseconds)"
+        "chimed-\(getpid())-\(notification.id)_TIME\(now.monotonic.milliseconds)"
     }
 
     private func emitNotifications(_ signal: String, _ arguments: [BusValue], to destination: String? = nil) {

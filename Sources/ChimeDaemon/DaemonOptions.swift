@@ -4,11 +4,14 @@ import ChimeCore
 public struct DaemonOptions: Equatable {
     public var replace = false
     public var defaultTimeout: Duration = .seconds(5)
+    /// nil = $XDG_CONFIG_HOME/chime/chime.conf.
+    public var configPath: String?
 
     public static let usage = """
-    usage: chimed [--replace] [--default-timeout MS]
+    usage: chimed [--replace] [--config FILE] [--default-timeout MS]
 
       --replace             take org.freedesktop.Notifications over from another chimed
+      --config FILE         read FILE instead of $XDG_CONFIG_HOME/chime/chime.conf
       --default-timeout MS  expiry for notifications sent with expire_timeout -1 (default 5000)
       --version             print the version
       --help                print this help
@@ -31,6 +34,11 @@ public struct DaemonOptions: Equatable {
                     return .exit(code: 2, message: "chimed: --default-timeout needs a positive number of milliseconds\n" + usage)
                 }
                 options.defaultTimeout = .milliseconds(ms)
+            case "--config":
+                guard let path = rest.popFirst(), !path.isEmpty else {
+                    return .exit(code: 2, message: "chimed: --config needs a file\n" + usage)
+                }
+                options.configPath = path
             case "--version":
                 return .exit(code: 0, message: "chimed \(ChimeVersion.string)")
             case "--help", "-h":

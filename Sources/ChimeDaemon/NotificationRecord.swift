@@ -3,17 +3,23 @@ import ChimeCore
 /// A notification as the control interface shows it (an a{sv}): what presenters,
 /// bars and chimectl read. README.md lists the keys.
 enum NotificationRecord {
-    static func busValue(_ notification: Notification) -> BusValue {
+    /// `asPresented`: what a banner may show, so hidden previews are redacted; the center
+    /// (List) keeps the full text.
+    static func busValue(_ notification: Notification, asPresented: Bool = false) -> BusValue {
         let request = notification.request
         let hints = request.hints
+        let redacted = asPresented && notification.decision?.redacted == true
         var entries: [(String, BusValue)] = [
             ("id", .uint32(notification.id)),
             ("app-name", .string(request.appName)),
             ("app-identity", .string(request.appIdentity)),
-            ("summary", .string(request.summary)),
-            ("body", .string(request.body)),
+            ("summary", .string(redacted ? request.appName : request.summary)),
+            ("body", .string(redacted ? HiddenPreview.body(for: request) : request.body)),
             ("actions", .stringArray(request.actions.flatMap { [$0.key, $0.label] })),
             ("urgency", .byte(notification.urgency.rawValue)),
+            ("level", .string((notification.decision?.level ?? InterruptionPolicy.requestedLevel(request)).rawValue)),
+            ("state", .string(notification.state.name)),
+            ("redacted", .bool(redacted)),
             ("expire-timeout", .int32(request.expireTimeout)),
             ("resident", .bool(hints.resident)),
             ("transient", .bool(hints.transient)),
@@ -23,14 +29,21 @@ enum NotificationRecord {
         func add(_ key: String, _ value: BusValue?) {
             if let value { entries.append((key, value)) }
         }
+        if case .heldByFocus(let focus) = notification.state { add("held-by", .string(focus)) }
+        add("sound", notification.decision.map { .bool($0.sound) })
         add("app-icon", request.appIcon.map { .string($0) })
         add("category", hints.category.map { .string($0) })
         add("desktop-entry", hints.desktopEntry.map { .string($0) })
-        add("image-path", hints.imagePath.map { .string($0) })
-        add("image-data", hints.imageData?.busValue)
+        if !redacted {
+            // A communication notification's image is the sender's avatar, shown instead of the app icon.
+            add("person", InterruptionPolicy.person(request).map { .string($0) })
+            add(InterruptionPolicy.isCommunication(request) ? "avatar-path" : "image-path", hints.imagePath.map { .string($0) })
+            add(InterruptionPolicy.isCommunication(request) ? "avatar-data" : "image-data", hints.imageData?.busValue)
+        }
         add("progress", hints.progress.map { .int32($0) })
         add("stack-tag", hints.stackTag.map { .string($0) })
-        add("interruption-level", hints.interruptionLevel.map { .string($0.rawValue) })
+        add("relevance", hints.relevance.map { .double($0) })
+        add("thread", hints.thread.map { .string($0) })
         add("reply-placeholder", hints.replyPlaceholder.map { .string($0) })
         add("reply-submit-text", hints.replySubmitText.map { .string($0) })
         if !hints.destructiveActions.isEmpty { add("destructive-actions", .stringArray(hints.destructiveActions)) }

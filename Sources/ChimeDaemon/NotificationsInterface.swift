@@ -18,7 +18,7 @@ extension Daemon {
             "Notify": { [unowned self] call throws(BusError) in
                 do throws(RequestError) {
                     let request = try decoder.decode(call.arguments)
-                    let (id, events) = try core.notify(request, from: call.sender, now: now)
+                    let (id, events) = try attention.notify(request, from: call.sender, now: now)
                     apply(events)
                     return [.uint32(id)]
                 } catch {
@@ -28,7 +28,7 @@ extension Daemon {
             "CloseNotification": { [unowned self] call throws(BusError) in
                 guard case .uint32(let id) = call.arguments.first else { return [] }
                 do throws(RequestError) {
-                    apply(try core.close(id, caller: call.sender))
+                    apply(try attention.server.close(id, caller: call.sender))
                 } catch {
                     throw BusError(error)
                 }

@@ -44,9 +44,10 @@ enum Commands {
         for notification in notifications {
             let id = notification["id"]?.integer ?? 0
             let app = notification["app-name"]?.string ?? ""
-            let urgency = Urgency(rawValue: UInt8(notification["urgency"]?.integer ?? 1))?.name ?? "normal"
+            let level = notification["level"]?.string ?? ""
+            let state = notification["state"]?.string ?? ""
             let actions = (notification["actions"]?.strings ?? []).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
-            var line = "\(id)\t\(app)\t\(urgency)\t\(notification["summary"]?.string ?? "")"
+            var line = "\(id)\t\(app)\t\(level)\t\(state)\t\(notification["summary"]?.string ?? "")"
             if !actions.isEmpty { line += "\t[" + actions.joined(separator: ", ") + "]" }
             print(line)
         }

@@ -1,4 +1,5 @@
 import ChimeDaemon
+import Foundation
 import Glibc
 
 // Wiring only: parse the command line, build the daemon, serve.
@@ -8,7 +9,7 @@ case .exit(let code, let message):
     exit(code)
 case .run(let options):
     do {
-        let daemon = try Daemon(options: options)
+        let daemon = try Daemon(options: options, environment: ProcessInfo.processInfo.environment)
         exit(daemon.run(replace: options.replace))
     } catch {
         Log.info("cannot connect to the session bus: \(error.message)")

@@ -25,9 +25,10 @@ import Testing
         _ = try bus.run("notify-send", ["-a", "Mail", "-u", "critical", "New mail", "from Ada"])
         let status = try bus.chimectl("status")
         #expect(status.status == 0)
-        #expect(status.stdout.contains("open notifications: 1"))
+        // The mail, and Chime's one-time note on what time-sensitive means.
+        #expect(status.stdout.contains("open notifications: 2"))
         let list = try bus.chimectl("list")
-        #expect(list.stdout == "1\tMail\tcritical\tNew mail")
+        #expect(list.stdout.hasPrefix("1\tMail\ttime-sensitive\tpresented\tNew mail\n2\tChime\tactive\tpresented\tTime-Sensitive notifications from Mail"))
         let json = try bus.chimectl("list", "--json")
         let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(parsed?.first?["summary"] as? String == "New mail")

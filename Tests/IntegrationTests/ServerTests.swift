@@ -103,7 +103,7 @@ import Testing
         let normal = try client.notify(summary: "normal", timeout: 300)
         #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments.first == .uint32(normal) } })
         #expect(client.signals(named: "NotificationClosed").first?.arguments == [.uint32(normal), .uint32(1)])
-        #expect(try client.list().map { $0["id"] } == [.uint32(critical)])
+        #expect(try client.list().filter { $0["app-name"]?.string == "test" }.map { $0["id"] } == [.uint32(critical)])
     }
 
     @Test func defaultTimeoutComesFromTheCommandLine() throws {

@@ -1,0 +1,63 @@
+/// Every app Chime has heard from or been told about: its settings as the user changed them,
+/// and what Chime has already asked it. Persisted by the daemon between runs.
+public struct AppRegistry: Equatable, Sendable {
+    public struct Record: Equatable, Sendable {
+        /// Settings changed with `chimectl apps set` or by answering a prompt; they win over config.
+        public var overrides: [String: String] = [:]
+        public var explainedTimeSensitive = false
+        public var provisionalPrompted = false
+        public var overBudget = false
+        public var budgetExempt = false
+        /// Wall-clock ms of recent time-sensitive deliveries; not persisted.
+        public var timeSensitiveTimes: [Int64] = []
+
+        public init() {}
+    }
+
+    public private(set) var records: [String: Record] = [:]
+    /// Set by every change worth saving; the daemon clears it after writing.
+    public var needsSaving = false
+
+    public init() {}
+
+    public var identities: [String] { records.keys.sorted() }
+    public func record(_ identity: String) -> Record? { records[identity] }
+
+    /// Remembers an app; returns true the first time.
+    @discardableResult
+    public mutating func see(_ identity: String) -> Bool {
+        guard records[identity] == nil else { return false }
+        records[identity] = Record()
+        needsSaving = true
+        return true
+    }
+
+    public mutating func update(_ identity: String, _ change: (inout Record) -> Void) {
+        change(&records[identity, default: Record()])
+        needsSaving = true
+    }
+
+    /// Restores a record read from disk.
+    public mutating func restore(_ identity: String, _ record: Record) {
+        records[identity] = record
+    }
+
+    /// Effective settings: defaults, then the config's `[app NAME]`, then the user's overrides.
+    public func settings(for identity: String, config: ChimeSettings) -> AppSettings {
+        var settings = AppSettings()
+        settings.authorization = config.defaultAuthorization
+        for (key, value) in (config.apps[identity] ?? [:]).sorted(by: { $0.key < $1.key }) { _ = settings.set(key, to: value) }
+        for (key, value) in (records[identity]?.overrides ?? [:]).sorted(by: { $0.key < $1.key }) {
+            _ = settings.set(key, to: value)
+        }
+        return settings
+    }
+
+    /// Counts a time-sensitive delivery; true when it takes the app over its hourly budget.
+    mutating func countTimeSensitive(_ identity: String, at wall: Int64, budget: Int) -> Bool {
+        var record = records[identity, default: Record()]
+        record.timeSensitiveTimes = record.timeSensitiveTimes.filter { wall - $0 < 3_600_000 } + [wall]
+        records[identity] = record
+        return record.timeSensitiveTimes.count > budget
+    }
+}

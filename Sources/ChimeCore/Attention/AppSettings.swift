@@ -1,0 +1,77 @@
+/// What the user allows an app, per design.md section 3.
+public struct AppSettings: Equatable, Sendable {
+    public enum Authorization: String, CaseIterable, Sendable { case allowed, provisional, denied }
+    public enum Previews: String, CaseIterable, Sendable {
+        case always
+        case whenUnlocked = "when-unlocked"
+        case never
+    }
+    public enum Delivery: String, CaseIterable, Sendable { case immediate, summary }
+
+    public var authorization: Authorization = .allowed
+    public var banners = true
+    public var sounds = true
+    public var badges = true
+    /// nil = the global `[general] previews`.
+    public var previews: Previews?
+    public var timeSensitive = true
+    public var criticalAlerts = false
+    public var marketing = false
+    public var delivery: Delivery = .immediate
+    public var showInCenter = true
+
+    public init() {}
+
+    /// Setting names as config keys and `chimectl apps set` use them.
+    public static let keys = ["authorization", "banners", "sounds", "badges", "previews", "time-sensitive",
+                              "critical-alerts", "marketing", "delivery", "show-in-center"]
+
+    /// Sets one key from its text form, or says why the value does not fit.
+    public mutating func set(_ key: String, to text: String) -> String? {
+        func bool() -> Bool? {
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": true
+            case "false", "no", "off", "0": false
+            default: nil
+            }
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> T? where T.RawValue == String {
+            T(rawValue: text.lowercased())
+        }
+        func badChoice<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> String where T.RawValue == String {
+            "'\(text)' is not one of: " + T.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+        let notBool = "'\(text)' is not true or false"
+        switch key {
+        case "authorization":
+            guard let value = choice(Authorization.self) else { return badChoice(Authorization.self) }
+            authorization = value
+        case "previews" where text.lowercased() == "default":
+            previews = nil
+        case "previews":
+            guard let value = choice(Previews.self) else { return badChoice(Previews.self) }
+            previews = value
+        case "delivery":
+            guard let value = choice(Delivery.self) else { return badChoice(Delivery.self) }
+            delivery = value
+        case "banners": guard let value = bool() else { return notBool }; banners = value
+        case "sounds": guard let value = bool() else { return notBool }; sounds = value
+        case "badges": guard let value = bool() else { return notBool }; badges = value
+        case "time-sensitive": guard let value = bool() else { return notBool }; timeSensitive = value
+        case "critical-alerts": guard let value = bool() else { return notBool }; criticalAlerts = value
+        case "marketing": guard let value = bool() else { return notBool }; marketing = value
+        case "show-in-center": guard let value = bool() else { return notBool }; showInCenter = value
+        default:
+            return "unknown setting '\(key)'; settings are: " + Self.keys.joined(separator: ", ")
+        }
+        return nil
+    }
+
+    /// Each key with its value in text form, in the order of `keys`.
+    public var textValues: [(key: String, value: String)] {
+        [("authorization", authorization.rawValue), ("banners", "\(banners)"), ("sounds", "\(sounds)"),
+         ("badges", "\(badges)"), ("previews", previews?.rawValue ?? "default"),
+         ("time-sensitive", "\(timeSensitive)"), ("critical-alerts", "\(criticalAlerts)"),
+         ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)")]
+    }
+}

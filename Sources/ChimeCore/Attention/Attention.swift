@@ -1,0 +1,212 @@
+/// The attention model around the freedesktop server: every notification passes through
+/// `DeliveryDecision`, Focus and summaries hold what they must, apps are asked once what
+/// they may do, and Chime's own notifications (prompts and summaries) are made here.
+/// Pure state: the daemon passes `now` and turns the returned events into signals.
+public struct Attention: Sendable {
+    /// The sender of Chime's own notifications; their actions are handled here, not sent anywhere.
+    public static let selfSender = "chimed"
+    public static let actionPrefix = "chime:"
+
+    public private(set) var settings: ChimeSettings
+    public var server: NotificationServer
+    public var apps = AppRegistry()
+    public var focus = FocusState()
+    public var locked = false
+    public var muted = false
+    /// The Focus last seen active, so its end is noticed and summarised.
+    public private(set) var currentFocus: FocusState.Active?
+    /// Set when the active Focus changed; the daemon announces it and clears this.
+    public var focusChanged = false
+    private var heldDuringFocus: (count: Int, apps: Set<String>) = (0, [])
+    private var lastTick: LocalTime?
+
+    public init(settings: ChimeSettings = .init(), lastID: UInt32 = 0) {
+        self.settings = settings
+        server = NotificationServer(settings: settings.server, lastID: lastID)
+    }
+
+    public mutating func apply(_ newSettings: ChimeSettings, now: Now) -> [ServerEvent] {
+        settings = newSettings
+        server.settings = newSettings.server
+        return refreshFocus(now: now)
+    }
+
+    // MARK: Notify
+
+    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+        var events = refreshFocus(now: now)
+        let identity = request.appIdentity
+        apps.see(identity)
+        let appSettings = apps.settings(for: identity, config: settings)
+        var request = request
+        let requested = InterruptionPolicy.level(request, app: appSettings)
+        var overBudget = apps.record(identity)?.overBudget ?? false
+        var crossedBudget = false
+        if requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
+           !(apps.record(identity)?.budgetExempt ?? false),
+           apps.countTimeSensitive(identity, at: now.wall, budget: settings.timeSensitiveBudget) {
+            overBudget = true
+            crossedBudget = true
+            apps.update(identity) { $0.overBudget = true }
+        }
+        let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
+            app: appSettings, globalPreviews: settings.previews, focus: activeFocusMode,
+            locked: locked, muted: muted, overTimeSensitiveBudget: overBudget))
+        if decision.drop != nil {
+            let result = server.discard(request, from: sender, now: now.monotonic)
+            return (result.id, events + result.events)
+        }
+        if appSettings.authorization == .provisional, !(apps.record(identity)?.provisionalPrompted ?? true) {
+            apps.update(identity) { $0.provisionalPrompted = true }
+            request.actions += [Action(key: Self.actionPrefix + "keep", label: "Keep"),
+                                Action(key: Self.actionPrefix + "turn-off", label: "Turn Off")]
+        }
+        let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision)
+        events += result.events
+        if case .focus = decision.hold {
+            heldDuringFocus.count += 1
+            heldDuringFocus.apps.insert(identity)
+        }
+        if decision.level == .timeSensitive, !(apps.record(identity)?.explainedTimeSensitive ?? true) {
+            apps.update(identity) { $0.explainedTimeSensitive = true }
+            events += own(summary: "Time-Sensitive notifications from \(request.appName)",
+                          body: "They can break through Focus and scheduled summaries. Turn them off if \(ScheduledSummary.escape(request.appName)) uses them for things that can wait.",
+                          actions: [Action(key: Self.actionPrefix + "time-sensitive-off:" + identity, label: "Turn Off")], now: now)
+        }
+        if crossedBudget {
+            events += own(summary: "\(request.appName) sends many Time-Sensitive notifications",
+                          body: "It sent more than \(settings.timeSensitiveBudget) in an hour, so they now arrive as ordinary notifications.",
+                          actions: [Action(key: Self.actionPrefix + "time-sensitive-allow:" + identity, label: "Let Them Through")], now: now)
+        }
+        return (result.id, events)
+    }
+
+    // MARK: User actions
+
+    /// Invokes an action; Chime's own actions change settings here instead of reaching an app.
+    public mutating func invoke(_ id: UInt32, key: String, now: Now) throws(RequestError) -> [ServerEvent] {
+        guard let notification = server.notification(id) else { throw .unknownNotification(id) }
+        guard key.hasPrefix(Self.actionPrefix) else { return try server.invoke(id, key: key) }
+        guard notification.action(key) != nil else { throw .unknownAction(id, key) }
+        let command = key.dropFirst(Self.actionPrefix.count)
+        let identity = notification.sender == Self.selfSender
+            ? String(command.split(separator: ":", maxSplits: 1).last ?? "") : notification.appIdentity
+        switch command.split(separator: ":", maxSplits: 1).first ?? "" {
+        case "keep": setOverride(identity, "authorization", "allowed")
+        case "turn-off": setOverride(identity, "authorization", "denied")
+        case "time-sensitive-off": setOverride(identity, "time-sensitive", "false")
+        case "time-sensitive-allow":
+            apps.update(identity) {
+                $0.overBudget = false
+                $0.budgetExempt = true
+            }
+        default: throw .unknownAction(id, key)
+        }
+        return try server.dismiss(id)
+    }
+
+    public mutating func setOverride(_ identity: String, _ key: String, _ value: String) {
+        apps.update(identity) { $0.overrides[key] = value }
+    }
+
+    // MARK: Focus
+
+    /// The Focus in force now, from config.
+    public var activeFocusMode: FocusMode? {
+        currentFocus.flatMap { settings.focus(named: $0.name) }
+    }
+
+    public mutating func focusOn(_ name: String, until: Int64?, now: Now) throws(RequestError) -> [ServerEvent] {
+        guard settings.focus(named: name) != nil else { throw .unknownName(unknownFocus(name)) }
+        focus.turnOn(name, until: until)
+        return refreshFocus(now: now)
+    }
+
+    public mutating func focusOff(now: Now) -> [ServerEvent] {
+        focus.turnOff(modes: settings.focusModes, now: now)
+        return refreshFocus(now: now)
+    }
+
+    public mutating func inhibit(focus name: String, owner: String, application: String, reason: String,
+                                 now: Now) throws(RequestError) -> (cookie: UInt32, events: [ServerEvent]) {
+        guard settings.focus(named: name) != nil else { throw .unknownName(unknownFocus(name)) }
+        let cookie = focus.inhibit(focus: name, owner: owner, application: application, reason: reason)
+        return (cookie, refreshFocus(now: now))
+    }
+
+    public mutating func uninhibit(_ cookie: UInt32, now: Now) throws(RequestError) -> [ServerEvent] {
+        guard focus.uninhibit(cookie) else { throw .unknownName("no inhibitor with cookie \(cookie)") }
+        return refreshFocus(now: now)
+    }
+
+    /// A client left the bus: its inhibitors end with it.
+    public mutating func clientLeft(_ name: String, now: Now) -> [ServerEvent] {
+        server.clientLeft(name)
+        focus.release(owner: name)
+        return refreshFocus(now: now)
+    }
+
+    func unknownFocus(_ name: String) -> String {
+        "no Focus named '\(name)'; Focus modes: " + settings.focusModes.map(\.name).joined(separator: ", ")
+    }
+
+    /// Notices a Focus starting or ending; when one ends, says what it held.
+    public mutating func refreshFocus(now: Now) -> [ServerEvent] {
+        focus.tidy(modes: settings.focusModes, now: now)
+        let active = focus.active(modes: settings.focusModes, now: now)
+        guard active != currentFocus else { return [] }
+        var events: [ServerEvent] = []
+        if let ended = currentFocus, ended.name != active?.name, heldDuringFocus.count > 0 {
+            let (count, appCount) = (heldDuringFocus.count, heldDuringFocus.apps.count)
+            events += own(summary: "While \(displayName(ended.name)) was on",
+                          body: "\(count) notification\(count == 1 ? "" : "s") from \(appCount) app\(appCount == 1 ? "" : "s")",
+                          actions: [], now: now)
+        }
+        if active?.name != currentFocus?.name { heldDuringFocus = (0, []) }
+        currentFocus = active
+        focusChanged = true
+        return events
+    }
+
+    /// "dnd" reads as "Do Not Disturb"; other names as the config spells them, capitalised.
+    public func displayName(_ focus: String) -> String {
+        focus == FocusMode.doNotDisturb ? "Do Not Disturb" : focus.prefix(1).uppercased() + focus.dropFirst()
+    }
+
+    // MARK: Time passing
+
+    /// Called every minute and after the clock jumps: Focus schedules and summary times.
+    public mutating func tick(now: Now) -> [ServerEvent] {
+        var events = refreshFocus(now: now)
+        if let last = lastTick, ScheduledSummary.isDue(times: settings.summaryTimes, from: last, to: now.local) {
+            events += deliverSummary(now: now)
+        }
+        lastTick = now.local
+        return events
+    }
+
+    /// What the next summary holds, most relevant first.
+    public var summaryQueue: [Notification] {
+        ScheduledSummary.ordered(server.notifications.filter { $0.state == .heldForSummary })
+    }
+
+    /// Delivers the held notifications in one summary notification.
+    public mutating func deliverSummary(now: Now) -> [ServerEvent] {
+        let held = summaryQueue
+        guard !held.isEmpty else { return [] }
+        server.setState(.summarized, of: held.map(\.id))
+        let text = ScheduledSummary.text(for: held)
+        return own(summary: text.summary, body: text.body, actions: [], now: now)
+    }
+
+    // MARK: Chime's own notifications
+
+    private mutating func own(summary: String, body: String, actions: [Action], now: Now) -> [ServerEvent] {
+        var hints = NotificationHints()
+        hints.desktopEntry = "chime"
+        hints.resident = false
+        let request = NotificationRequest(appName: "Chime", summary: summary, body: body, actions: actions,
+                                          hints: hints, expireTimeout: actions.isEmpty ? -1 : 0)
+        return (try? server.notify(request, from: Self.selfSender, now: now.monotonic).events) ?? []
+    }
+}

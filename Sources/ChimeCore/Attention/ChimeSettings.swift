@@ -1,0 +1,18 @@
+/// Everything the config file sets, as values. The loader (an adapter) fills it from
+/// GKeyFile and validates it; the core only reads it.
+public struct ChimeSettings: Equatable, Sendable {
+    public var server = ServerSettings()
+    /// What a new app gets: `allowed`, or `provisional` to decide on each app.
+    public var defaultAuthorization: AppSettings.Authorization = .allowed
+    public var previews: AppSettings.Previews = .always
+    /// Time-sensitive notifications an app may send in an hour before they arrive as active.
+    public var timeSensitiveBudget = 3
+    public var focusModes: [FocusMode] = [FocusMode(name: FocusMode.doNotDisturb)]
+    public var summaryTimes: [ClockTime] = []
+    /// `[app NAME]` sections: setting key -> text value, validated on load.
+    public var apps: [String: [String: String]] = [:]
+
+    public init() {}
+
+    public func focus(named name: String) -> FocusMode? { focusModes.first { $0.name == name } }
+}

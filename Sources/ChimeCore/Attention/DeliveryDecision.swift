@@ -1,0 +1,93 @@
+/// What happens to one notification. Decided in one place, `DeliveryDecision.decide`;
+/// everything else (signals, sound, the center, badges) follows it.
+public struct DeliveryDecision: Equatable, Sendable {
+    public enum Hold: Equatable, Sendable {
+        case focus(String)
+        case summary
+    }
+
+    public enum Drop: String, Equatable, Sendable {
+        case denied
+        case marketing
+    }
+
+    public var level: InterruptionLevel
+    /// Set when nothing is shown, stored or played: the notification closes at once.
+    public var drop: Drop?
+    public var hold: Hold?
+    public var banner: Bool
+    public var sound: Bool
+    /// Title and body replaced by the app name and a placeholder when presented.
+    public var redacted: Bool
+    public var inCenter: Bool
+    public var countsTowardBadge: Bool
+    /// Critical banners stay until someone closes them.
+    public var expires: Bool
+
+    /// The facts the decision depends on besides the notification itself.
+    public struct Context: Equatable, Sendable {
+        public var app: AppSettings
+        public var globalPreviews: AppSettings.Previews = .always
+        public var focus: FocusMode?
+        public var locked = false
+        public var muted = false
+        /// The app sent more time-sensitive notifications than its budget allows.
+        public var overTimeSensitiveBudget = false
+
+        public init(app: AppSettings, globalPreviews: AppSettings.Previews = .always, focus: FocusMode? = nil,
+                    locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false) {
+            self.app = app
+            self.globalPreviews = globalPreviews
+            self.focus = focus
+            self.locked = locked
+            self.muted = muted
+            self.overTimeSensitiveBudget = overTimeSensitiveBudget
+        }
+    }
+
+    public static func decide(_ request: NotificationRequest, identity: String, context: Context) -> DeliveryDecision {
+        let app = context.app
+        var level = InterruptionPolicy.level(request, app: app)
+        var drop: Drop?
+        switch app.authorization {
+        case .denied: drop = .denied
+        case .provisional: level = .passive  // delivered quietly until the user chooses Keep
+        case .allowed: break
+        }
+        if request.hints.marketing, !app.marketing { drop = drop ?? .marketing }
+        if level == .timeSensitive, context.overTimeSensitiveBudget { level = .active }
+
+        let communication = InterruptionPolicy.isCommunication(request)
+        var hold: Hold?
+        if app.delivery == .summary, level <= .active, !communication {
+            hold = .summary
+        } else if let focus = context.focus, !allows(focus, request, identity: identity, level: level) {
+            hold = .focus(focus.name)
+        }
+
+        let shown = drop == nil && hold == nil && level >= .active
+        let previews = app.previews ?? context.globalPreviews
+        let inCenter = drop == nil && app.showInCenter && !request.hints.transient
+        return DeliveryDecision(
+            level: level,
+            drop: drop,
+            hold: hold,
+            banner: shown && (app.banners || level == .critical),
+            sound: shown && !request.hints.suppressSound
+                && (level == .critical || (app.sounds && !context.muted)),
+            redacted: previews == .never || (previews == .whenUnlocked && context.locked),
+            inCenter: inCenter,
+            countsTowardBadge: inCenter && app.badges,
+            expires: level != .critical)
+    }
+
+    /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;
+    /// communication from allowed people; anything from allowed apps.
+    static func allows(_ focus: FocusMode, _ request: NotificationRequest, identity: String, level: InterruptionLevel) -> Bool {
+        if level == .critical { return true }
+        if level == .timeSensitive, focus.allowsTimeSensitive { return true }
+        if focus.allowedApps.contains(identity) || focus.allowedApps.contains(request.appName) { return true }
+        if let person = InterruptionPolicy.person(request), focus.allowsPerson(person) { return true }
+        return false
+    }
+}

@@ -1,0 +1,92 @@
+/// Which Focus is on and why: a manual choice (with an optional end), inhibitors held by
+/// clients, or a schedule. At most one Focus is active.
+public struct FocusState: Equatable, Sendable {
+    public enum Source: String, Sendable { case manual, inhibitor, schedule }
+
+    public struct Active: Equatable, Sendable {
+        public var name: String
+        public var source: Source
+        /// Unix ms when a manual Focus ends by itself.
+        public var until: Int64?
+    }
+
+    public struct Inhibitor: Equatable, Sendable {
+        public var cookie: UInt32
+        public var focus: String
+        public var owner: String
+        public var application: String
+        public var reason: String
+    }
+
+    private enum Manual: Equatable, Sendable {
+        case on(String, until: Int64?)
+        /// Turned off while a schedule was on: stays off until that scheduled span ends.
+        case offDuringSchedule(String)
+    }
+
+    private var manual: Manual?
+    public private(set) var inhibitors: [Inhibitor] = []
+    private var lastCookie: UInt32 = 0
+
+    public init() {}
+
+    /// The active Focus at `now`, given the modes from config.
+    public func active(modes: [FocusMode], now: Now) -> Active? {
+        if case .on(let name, let until)? = manual, until.map({ now.wall < $0 }) ?? true {
+            return Active(name: name, source: .manual, until: until)
+        }
+        if let inhibitor = inhibitors.last {
+            return Active(name: inhibitor.focus, source: .inhibitor, until: nil)
+        }
+        if let scheduled = modes.first(where: { $0.isScheduled(at: now.local) }) {
+            if case .offDuringSchedule(let name)? = manual, name == scheduled.name { return nil }
+            return Active(name: scheduled.name, source: .schedule, until: nil)
+        }
+        return nil
+    }
+
+    public mutating func turnOn(_ name: String, until: Int64?) {
+        manual = .on(name, until: until)
+    }
+
+    /// Turns off a manual Focus, releases nothing held by clients, and keeps a scheduled
+    /// Focus off until its span ends.
+    public mutating func turnOff(modes: [FocusMode], now: Now) {
+        manual = nil
+        if let scheduled = modes.first(where: { $0.isScheduled(at: now.local) }) {
+            manual = .offDuringSchedule(scheduled.name)
+        }
+    }
+
+    /// Drops what has run out: a manual Focus past its end, an "off" whose schedule ended.
+    public mutating func tidy(modes: [FocusMode], now: Now) {
+        switch manual {
+        case .on(_, let until?) where now.wall >= until:
+            manual = nil
+        case .offDuringSchedule(let name) where !(modes.first { $0.name == name }?.isScheduled(at: now.local) ?? false):
+            manual = nil
+        default:
+            break
+        }
+    }
+
+    public mutating func inhibit(focus: String, owner: String, application: String, reason: String) -> UInt32 {
+        lastCookie &+= 1
+        if lastCookie == 0 { lastCookie = 1 }
+        inhibitors.append(Inhibitor(cookie: lastCookie, focus: focus, owner: owner, application: application, reason: reason))
+        return lastCookie
+    }
+
+    /// Releases one inhibitor; false when the cookie is unknown.
+    @discardableResult
+    public mutating func uninhibit(_ cookie: UInt32) -> Bool {
+        guard let index = inhibitors.firstIndex(where: { $0.cookie == cookie }) else { return false }
+        inhibitors.remove(at: index)
+        return true
+    }
+
+    /// Releases every inhibitor a client held, when it leaves the bus.
+    public mutating func release(owner: String) {
+        inhibitors.removeAll { $0.owner == owner }
+    }
+}

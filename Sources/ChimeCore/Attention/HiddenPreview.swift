@@ -1,0 +1,11 @@
+/// What a redacted notification shows instead of its text (design.md section 9).
+public enum HiddenPreview {
+    public static func body(for request: NotificationRequest) -> String {
+        if let body = request.hints.hiddenPreviewBody, !body.isEmpty { return body }
+        let category = request.hints.category ?? ""
+        if category == "im" || category.hasPrefix("im.") { return "New message" }
+        if category == "email" || category.hasPrefix("email.") { return "New email" }
+        if category == "call" || category.hasPrefix("call.") { return "Incoming call" }
+        return "Notification"
+    }
+}

@@ -1,0 +1,50 @@
+/// The interruption level of a notification, per design.md section 2: the explicit hint,
+/// else urgency; categories raise the floor; the app's permissions clamp it; marketing
+/// is never above passive.
+public enum InterruptionPolicy {
+    /// Categories that raise the level to at least the given one.
+    static func floor(for category: String?) -> InterruptionLevel? {
+        guard let category else { return nil }
+        if category.hasPrefix("cellbroadcast.") || category == "cellbroadcast"
+            || category == "weather.warning.extreme" || category == "weather.warning-extreme" {
+            return .critical
+        }
+        if category == "call.incoming" || category == "alarm.ringing" { return .timeSensitive }
+        return nil
+    }
+
+    /// The level the sender asked for, before permissions.
+    public static func requestedLevel(_ request: NotificationRequest) -> InterruptionLevel {
+        if let explicit = request.hints.interruptionLevel { return explicit }
+        let byUrgency: InterruptionLevel = switch request.hints.urgency ?? .normal {
+        case .low: .passive
+        case .normal: .active
+        case .critical: .timeSensitive
+        }
+        guard let floor = floor(for: request.hints.category) else { return byUrgency }
+        return max(byUrgency, floor)
+    }
+
+    /// The level after the app's permissions: critical needs critical-alerts, time-sensitive
+    /// needs time-sensitive, marketing is at most passive.
+    public static func level(_ request: NotificationRequest, app: AppSettings) -> InterruptionLevel {
+        var level = requestedLevel(request)
+        if level == .critical, !app.criticalAlerts { level = .timeSensitive }
+        if level == .timeSensitive, !app.timeSensitive { level = .active }
+        if request.hints.marketing { level = .passive }
+        return level
+    }
+
+    /// `im.*` and `call.*` notifications come from a person.
+    public static func isCommunication(_ request: NotificationRequest) -> Bool {
+        guard let category = request.hints.category else { return false }
+        return category == "im" || category.hasPrefix("im.") || category == "call" || category.hasPrefix("call.")
+    }
+
+    /// The person a communication notification is from: `x-chime-sender`, else the summary.
+    public static func person(_ request: NotificationRequest) -> String? {
+        guard isCommunication(request) else { return nil }
+        if let sender = request.hints.sender, !sender.isEmpty { return sender }
+        return request.summary
+    }
+}

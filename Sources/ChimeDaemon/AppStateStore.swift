@@ -1,0 +1,57 @@
+import ChimeCore
+import ChimeGLib
+
+/// Keeps the app registry (settings changed with chimectl or by answering a prompt, and what
+/// Chime already asked) in `$XDG_STATE_HOME/chime/apps.state`, a GKeyFile, mode 0600.
+struct AppStateStore {
+    let path: String
+
+    static func defaultPath(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/chime/apps.state" }
+        return (environment["HOME"] ?? "/") + "/.local/state/chime/apps.state"
+    }
+
+    private static var flags: [(key: String, path: WritableKeyPath<AppRegistry.Record, Bool>)] { [
+        ("explained-time-sensitive", \.explainedTimeSensitive),
+        ("provisional-prompted", \.provisionalPrompted),
+        ("over-budget", \.overBudget),
+        ("budget-exempt", \.budgetExempt),
+    ] }
+
+    func load() -> AppRegistry {
+        var registry = AppRegistry()
+        guard case .success(let text) = FileContents.read(path) else { return registry }
+        let file = KeyFile()
+        if let error = file.load(text) {
+            Log.warning("\(path): \(error); starting with no saved app settings")
+            return registry
+        }
+        for group in file.groups where group.hasPrefix("app ") {
+            var record = AppRegistry.Record()
+            for key in file.keys(in: group) {
+                let value = file.string(group, key) ?? ""
+                if key.hasPrefix("set.") {
+                    record.overrides[String(key.dropFirst(4))] = value
+                } else if let flag = Self.flags.first(where: { $0.key == key }) {
+                    record[keyPath: flag.path] = value == "true"
+                }
+            }
+            registry.restore(String(group.dropFirst(4)), record)
+        }
+        return registry
+    }
+
+    func save(_ registry: AppRegistry) {
+        let file = KeyFile()
+        for identity in registry.identities {
+            guard let record = registry.record(identity) else { continue }
+            let group = "app " + identity
+            file.set(group, "seen", "true")
+            for (key, value) in record.overrides.sorted(by: { $0.key < $1.key }) { file.set(group, "set." + key, value) }
+            for flag in Self.flags where record[keyPath: flag.path] { file.set(group, flag.key, "true") }
+        }
+        if let error = FileContents.write(file.text, to: path) {
+            Log.warningOnce(key: "save-apps", "cannot save app settings to \(path): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import ChimeCore
+import ChimeGLib
+
+/// Reads chime.conf with GKeyFile into `ChimeSettings`. Every problem is reported as
+/// "FILE:LINE: what is wrong"; a file with any problem is refused whole, so the caller
+/// keeps the config it had.
+struct ConfigLoader {
+    struct Failure: Error, Equatable, CustomStringConvertible {
+        var description: String
+    }
+
+    let path: String
+
+    /// `$XDG_CONFIG_HOME/chime/chime.conf`, else `~/.config/chime/chime.conf`.
+    static func defaultPath(environment: [String: String]) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/chime/chime.conf" }
+        return (environment["HOME"] ?? "/") + "/.config/chime/chime.conf"
+    }
+
+    /// A missing file means the defaults.
+    func load(base: ServerSettings) -> Result<ChimeSettings, Failure> {
+        var settings = ChimeSettings()
+        settings.server = base
+        let text: String
+        switch FileContents.read(path) {
+        case .success(let contents): text = contents
+        case .failure(let error) where error.missing: return .success(settings)
+        case .failure(let error): return .failure(Failure(description: "\(path): \(error.message)"))
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let file = KeyFile()
+        if let error = file.load(text) { return .failure(Failure(description: located(error, lines: lines))) }
+        if let duplicate = duplicateGroup(lines) { return .failure(duplicate) }
+        do {
+            for group in file.groups { try read(group, from: file, lines: lines, into: &settings) }
+        } catch {
+            return .failure(error)
+        }
+        return .success(settings)
+    }
+
+    /// GKeyFile names the offending line's text but not its number; find the number.
+    private func located(_ message: String, lines: [String]) -> String {
+        for (index, line) in lines.enumerated() where !line.trimmingWhitespace.isEmpty && message.contains(line.trimmingWhitespace) {
+            return "\(path):\(index + 1): \(message)"
+        }
+        return "\(path): \(message)"
+    }
+
+    /// GKeyFile merges a repeated [group] silently; a repeated section is almost always a mistake.
+    private func duplicateGroup(_ lines: [String]) -> Failure? {
+        var seen: [String: Int] = [:]
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingWhitespace
+            guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { continue }
+            if let first = seen[trimmed] {
+                return Failure(description: "\(path):\(index + 1): section \(trimmed) appears again (first on line \(first))")
+            }
+            seen[trimmed] = index + 1
+        }
+        return nil
+    }
+
+    private func line(of key: String, in group: String, lines: [String]) -> String {
+        var current = ""
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingWhitespace
+            if trimmed.hasPrefix("["), trimmed.hasSuffix("]") {
+                current = String(trimmed.dropFirst().dropLast())
+            } else if current == group, trimmed.hasPrefix(key),
+                      String(trimmed.dropFirst(key.count)).trimmingWhitespace.hasPrefix("=") {
+                return "\(path):\(index + 1)"
+            }
+        }
+        return path
+    }
+
+    private func read(_ group: String, from file: KeyFile, lines: [String], into settings: inout ChimeSettings) throws(Failure) {
+        let fail = { (key: String, message: String) -> Failure in
+            Failure(description: "\(line(of: key, in: group, lines: lines)): [\(group)] \(key): \(message)")
+        }
+        let words = group.split(separator: " ", maxSplits: 1).map(String.init)
+        let kind = words.first ?? ""
+        let name = words.count > 1 ? words[1].trimmingWhitespace : ""
+        let allowed: [String]
+        switch (kind, name.isEmpty) {
+        case ("general", true): allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget"]
+        case ("summary", true): allowed = ["times"]
+        case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "schedule"]
+        case ("app", false): allowed = AppSettings.keys
+        default:
+            let header = lines.firstIndex { $0.trimmingWhitespace == "[\(group)]" }.map { "\(path):\($0 + 1)" } ?? path
+            throw Failure(description: "\(header): unknown section [\(group)]; sections are [general], [summary], [focus NAME] and [app NAME]")
+        }
+        for key in file.keys(in: group) where !allowed.contains(key) {
+            throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))
+        }
+        let value = { (key: String) in file.string(group, key)?.trimmingWhitespace }
+        switch kind {
+        case "general":
+            if let text = value("default-timeout") {
+                guard let ms = Int64(text), ms > 0 else { throw fail("default-timeout", "'\(text)' is not a positive number of milliseconds") }
+                settings.server.defaultTimeout = .milliseconds(ms)
+            }
+            if let text = value("default-authorization") {
+                guard let choice = AppSettings.Authorization(rawValue: text), choice != .denied else {
+                    throw fail("default-authorization", "'\(text)' is not allowed or provisional")
+                }
+                settings.defaultAuthorization = choice
+            }
+            if let text = value("previews") {
+                guard let choice = AppSettings.Previews(rawValue: text) else {
+                    throw fail("previews", "'\(text)' is not always, when-unlocked or never")
+                }
+                settings.previews = choice
+            }
+            if let text = value("time-sensitive-budget") {
+                guard let budget = Int(text), budget >= 0 else { throw fail("time-sensitive-budget", "'\(text)' is not a count") }
+                settings.timeSensitiveBudget = budget
+            }
+        case "summary":
+            var times: [ClockTime] = []
+            for text in file.list(group, "times") {
+                guard let time = ClockTime(parsing: text) else { throw fail("times", "'\(text)' is not a time HH:MM") }
+                times.append(time)
+            }
+            settings.summaryTimes = times.sorted()
+        case "focus":
+            var mode = settings.focus(named: name) ?? FocusMode(name: name)
+            mode.allowedApps = Set(file.list(group, "allowed-apps"))
+            mode.allowedPeople = Set(file.list(group, "allowed-people").map { $0.lowercased() })
+            for (key, apply) in [("allow-time-sensitive", { (mode: inout FocusMode, on: Bool) in mode.allowsTimeSensitive = on }),
+                                 ("hide-badges", { (mode: inout FocusMode, on: Bool) in mode.hidesBadges = on })] {
+                guard let text = value(key) else { continue }
+                guard let on = Self.bool(text) else { throw fail(key, "'\(text)' is not true or false") }
+                apply(&mode, on)
+            }
+            mode.schedules = []
+            for text in file.list(group, "schedule") {
+                switch FocusSchedule.parse(text) {
+                case .success(let schedule): mode.schedules.append(schedule)
+                case .failure(let problem): throw fail("schedule", problem.description)
+                }
+            }
+            settings.focusModes.removeAll { $0.name == name }
+            settings.focusModes.append(mode)
+        case "app":
+            var scratch = AppSettings()
+            var values: [String: String] = [:]
+            for key in file.keys(in: group) {
+                let text = value(key) ?? ""
+                if let problem = scratch.set(key, to: text) { throw fail(key, problem) }
+                values[key] = text
+            }
+            settings.apps[name] = values
+        default:
+            break
+        }
+    }
+
+    static func bool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": true
+        case "false", "no", "off", "0": false
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ChimeCore
+import ChimeDBus
+
+/// The Focus methods of dev.chime.Chime1.
+extension Daemon {
+    func focusHandlers() -> [String: ExportedInterface.Handler] {
+        [
+            "FocusList": { [unowned self] _ in
+                [.array(elementSignature: "a{sv}", attention.settings.focusModes.map { mode in
+                    .vardict([
+                        ("name", .string(mode.name)),
+                        ("display-name", .string(attention.displayName(mode.name))),
+                        ("allowed-apps", .stringArray(mode.allowedApps.sorted())),
+                        ("allowed-people", .stringArray(mode.allowedPeople.sorted())),
+                        ("allow-time-sensitive", .bool(mode.allowsTimeSensitive)),
+                        ("hide-badges", .bool(mode.hidesBadges)),
+                        ("schedules", .stringArray(mode.schedules.map(\.description))),
+                        ("active", .bool(attention.currentFocus?.name == mode.name)),
+                    ])
+                })]
+            },
+            "FocusOn": acting { daemon, call throws(RequestError) in
+                guard case .string(let name) = call.arguments[0], let options = call.arguments[1].vardictEntries else { return [] }
+                let now = daemon.now
+                var until: Int64?
+                if let seconds = options["for-seconds"]?.integer {
+                    guard seconds > 0 else { throw .invalidArgument("for-seconds must be positive") }
+                    until = now.wall + seconds * 1000
+                } else if let text = options["until"]?.string {
+                    guard let time = ClockTime(parsing: text) else { throw .invalidArgument("'\(text)' is not a time HH:MM") }
+                    until = LocalClock.nextOccurrence(of: time, after: now.wall)
+                }
+                return try daemon.attention.focusOn(name, until: until, now: now)
+            },
+            "FocusOff": acting { daemon, _ throws(RequestError) in
+                daemon.attention.focusOff(now: daemon.now)
+            },
+            "FocusStatus": { [unowned self] _ in [focusStatus()] },
+            "Inhibit": { [unowned self] call throws(BusError) in
+                guard case .string(let application) = call.arguments[0], case .string(let reason) = call.arguments[1] else { return [] }
+                let focus = call.arguments[2].vardictEntries?["focus"]?.string ?? FocusMode.doNotDisturb
+                do throws(RequestError) {
+                    let result = try attention.inhibit(focus: focus, owner: call.sender, application: application,
+                                                       reason: reason, now: now)
+                    apply(result.events)
+                    return [.uint32(result.cookie)]
+                } catch {
+                    throw BusError(error)
+                }
+            },
+            "UnInhibit": acting { daemon, call throws(RequestError) in
+                guard case .uint32(let cookie) = call.arguments[0] else { return [] }
+                return try daemon.attention.uninhibit(cookie, now: daemon.now)
+            },
+        ]
+    }
+
+    /// The FocusStatus / FocusChanged description of the active Focus.
+    func focusStatus() -> BusValue {
+        let active = attention.currentFocus
+        return .vardict([
+            ("active", .string(active?.name ?? "")),
+            ("display-name", .string(active.map { attention.displayName($0.name) } ?? "")),
+            ("source", .string(active?.source.rawValue ?? "")),
+            ("until", .int64(active?.until ?? 0)),
+            ("inhibitors", .array(elementSignature: "a{sv}", attention.focus.inhibitors.map { inhibitor in
+                .vardict([("cookie", .uint32(inhibitor.cookie)), ("focus", .string(inhibitor.focus)),
+                          ("application", .string(inhibitor.application)), ("reason", .string(inhibitor.reason))])
+            })),
+        ])
+    }
+}
