@@ -1,0 +1,140 @@
+import Testing
+@testable import ChimeCore
+
+/// The attention model's flows, with a manual clock.
+@Suite struct AttentionTests {
+    var attention: Attention
+
+    init() {
+        var settings = ChimeSettings()
+        var work = FocusMode(name: "work")
+        work.allowedApps = ["slack"]
+        settings.focusModes.append(work)
+        settings.summaryTimes = [ClockTime(parsing: "18:00")!]
+        attention = Attention(settings: settings)
+    }
+
+    func ownNotifications(_ events: [ServerEvent]) -> [Notification] {
+        events.compactMap { if case .presented(let n) = $0, n.sender == Attention.selfSender { n } else { nil } }
+    }
+
+    @Test mutating func deniedAppsGetAnIdAndAreClosedAtOnce() throws {
+        attention.setOverride("spam", "authorization", "denied")
+        let (id, events) = try attention.notify(.make(app: "spam"), from: ":1.1", now: at(.monday, "10:00"))
+        #expect(id == 1)
+        #expect(events.map(\.closedReason) == [.dismissed])
+        #expect(attention.server.count == 0)
+    }
+
+    @Test mutating func provisionalAppsAreQuietAndTheirFirstNotificationOffersKeepAndTurnOff() throws {
+        attention = Attention(settings: { var s = ChimeSettings(); s.defaultAuthorization = .provisional; return s }())
+        let first = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))
+        let notification = try #require(attention.server.notification(first.id))
+        #expect(notification.state == .quiet)
+        #expect(notification.request.actions.map(\.key) == ["chime:keep", "chime:turn-off"])
+        let second = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:01"))
+        #expect(attention.server.notification(second.id)?.request.actions.isEmpty == true)
+
+        // Keep: from now on the app is allowed and its notifications are presented.
+        let events = try attention.invoke(first.id, key: "chime:keep", now: at(.monday, "10:02"))
+        #expect(events.map(\.closedReason) == [.dismissed])
+        #expect(attention.apps.settings(for: "news", config: attention.settings).authorization == .allowed)
+        let third = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:03"))
+        #expect(attention.server.notification(third.id)?.state == .presented)
+    }
+
+    @Test mutating func turnOffDeniesTheProvisionalApp() throws {
+        attention = Attention(settings: { var s = ChimeSettings(); s.defaultAuthorization = .provisional; return s }())
+        let first = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))
+        _ = try attention.invoke(first.id, key: "chime:turn-off", now: at(.monday, "10:01"))
+        #expect(attention.apps.settings(for: "news", config: attention.settings).authorization == .denied)
+        #expect(attention.apps.needsSaving)
+    }
+
+    @Test mutating func theFirstTimeSensitiveNotificationIsExplainedOnceWithAOneStepTurnOff() throws {
+        let first = try attention.notify(.make(app: "alarm", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:00"))
+        let note = try #require(ownNotifications(first.events).first)
+        #expect(note.request.summary == "Time-Sensitive notifications from alarm")
+        let again = try attention.notify(.make(app: "alarm", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:01"))
+        #expect(ownNotifications(again.events).isEmpty)
+        _ = try attention.invoke(note.id, key: note.request.actions[0].key, now: at(.monday, "10:02"))
+        let later = try attention.notify(.make(app: "alarm", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:03"))
+        #expect(attention.server.notification(later.id)?.decision?.level == .active)
+    }
+
+    @Test mutating func overTheBudgetTimeSensitiveBecomesActiveAndTheUserIsAskedOnce() throws {
+        var prompts: [Notification] = []
+        var levels: [InterruptionLevel?] = []
+        for minute in 0..<6 {
+            let now = at(.monday, "10:0\(minute)", wall: Int64(minute) * 60_000)
+            let result = try attention.notify(.make(app: "chat", hints: ["urgency": .byte(2)]), from: ":1.1", now: now)
+            levels.append(attention.server.notification(result.id)?.decision?.level)
+            prompts += ownNotifications(result.events).filter { $0.request.summary.contains("sends many") }
+        }
+        #expect(levels == [.timeSensitive, .timeSensitive, .timeSensitive, .active, .active, .active])
+        #expect(prompts.count == 1)
+        // "Let Them Through" restores time-sensitive delivery for good.
+        let prompt = try #require(prompts.first)
+        _ = try attention.invoke(prompt.id, key: prompt.request.actions[0].key, now: at(.monday, "10:07", wall: 420_000))
+        let after = try attention.notify(.make(app: "chat", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:08", wall: 480_000))
+        #expect(attention.server.notification(after.id)?.decision?.level == .timeSensitive)
+    }
+
+    @Test mutating func theBudgetIsPerHour() throws {
+        for (index, wall) in [0, 1_000, 2_000, 3_700_000].enumerated() {
+            let result = try attention.notify(.make(app: "cal", hints: ["urgency": .byte(2)]), from: ":1.1",
+                                              now: at(.monday, "10:0\(index)", wall: Int64(wall)))
+            #expect(attention.server.notification(result.id)?.decision?.level == .timeSensitive)
+        }
+    }
+
+    @Test mutating func focusHoldsWhatItDoesNotAllowAndSummarisesWhenItEnds() throws {
+        _ = try attention.focusOn("work", until: nil, now: at(.monday, "10:00"))
+        #expect(attention.focusChanged && attention.currentFocus?.name == "work")
+        let mail = try attention.notify(.make(app: "mail"), from: ":1.1", now: at(.monday, "10:01"))
+        let chat = try attention.notify(.make(app: "slack"), from: ":1.2", now: at(.monday, "10:02"))
+        let news = try attention.notify(.make(app: "news"), from: ":1.3", now: at(.monday, "10:03"))
+        #expect(attention.server.notification(mail.id)?.state == .heldByFocus("work"))
+        #expect(attention.server.notification(news.id)?.state == .heldByFocus("work"))
+        #expect(attention.server.notification(chat.id)?.state == .presented)
+        let events = attention.focusOff(now: at(.monday, "11:00"))
+        let summary = try #require(ownNotifications(events).first)
+        #expect(summary.request.summary == "While Work was on")
+        #expect(summary.request.body == "2 notifications from 2 apps")
+        #expect(attention.server.notification(mail.id)?.state == .heldByFocus("work"), "held ones stay in the center")
+    }
+
+    @Test mutating func unknownFocusNamesAreRefused() {
+        #expect(throws: RequestError.unknownName("no Focus named 'gym'; Focus modes: dnd, work")) {
+            try attention.focusOn("gym", until: nil, now: at(.monday, "10:00"))
+        }
+    }
+
+    @Test mutating func summaryAppsWaitForTheDeliveryTime() throws {
+        attention.setOverride("news", "delivery", "summary")
+        _ = attention.tick(now: at(.monday, "17:58"))
+        let low = try attention.notify(.make(app: "news", summary: "Low", hints: ["x-chime-relevance": .double(0.2)]), from: ":1.1", now: at(.monday, "17:58"))
+        let top = try attention.notify(.make(app: "news", summary: "Top", hints: ["x-chime-relevance": .double(0.9)]), from: ":1.1", now: at(.monday, "17:59"))
+        let urgent = try attention.notify(.make(app: "news", summary: "Now", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "17:59"))
+        #expect(attention.server.notification(urgent.id)?.state == .presented)
+        #expect(attention.summaryQueue.map(\.id) == [top.id, low.id])
+        #expect(ownNotifications(attention.tick(now: at(.monday, "17:59"))).isEmpty)
+        let summary = try #require(ownNotifications(attention.tick(now: at(.monday, "18:00"))).first)
+        #expect(summary.request.summary == "Scheduled Summary: 2 notifications")
+        #expect(summary.request.body.hasPrefix("<b>news: Top</b>"))
+        #expect(attention.summaryQueue.isEmpty)
+        #expect(attention.server.notification(low.id)?.state == .summarized)
+    }
+
+    @Test mutating func aScheduledFocusStartsAndEndsWithTheClock() throws {
+        var settings = attention.settings
+        settings.focusModes[1].schedules = [try FocusSchedule.parse("mon-fri 22:00-07:00").get()]
+        _ = attention.apply(settings, now: at(.monday, "21:00"))
+        _ = attention.tick(now: at(.monday, "21:59"))
+        #expect(attention.currentFocus == nil)
+        _ = attention.tick(now: at(.monday, "22:00"))
+        #expect(attention.currentFocus == .init(name: "work", source: .schedule, until: nil))
+        _ = attention.tick(now: at(day: 101, .tuesday, "07:00"))
+        #expect(attention.currentFocus == nil)
+    }
+}

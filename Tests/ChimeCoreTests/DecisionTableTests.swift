@@ -1,0 +1,222 @@
+import Testing
+@testable import ChimeCore
+
+/// Every row and column of design.md section 2's table.
+@Suite struct DecisionTableTests {
+    /// An app allowed everything, so each level arrives as asked.
+    static var trusting: AppSettings {
+        var app = AppSettings()
+        app.criticalAlerts = true
+        return app
+    }
+
+    static func request(_ level: InterruptionLevel) -> NotificationRequest {
+        .make(app: "app", hints: ["x-chime-interruption-level": .string(level.rawValue)])
+    }
+
+    static func decide(_ level: InterruptionLevel, app: AppSettings = trusting, focus: FocusMode? = nil,
+                       muted: Bool = false) -> DeliveryDecision {
+        DeliveryDecision.decide(request(level), identity: "app",
+                                context: .init(app: app, focus: focus, muted: muted))
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var level: InterruptionLevel
+        var banner: Bool
+        var sound: Bool
+        var overridesSummary: Bool
+        var breaksThroughFocus: Bool
+        var breaksThroughFocusWithoutTimeSensitive: Bool
+        var playsWhenMuted: Bool
+        var testDescription: String { level.rawValue }
+    }
+
+    static let table: [Row] = [
+        Row(level: .passive, banner: false, sound: false, overridesSummary: false, breaksThroughFocus: false,
+            breaksThroughFocusWithoutTimeSensitive: false, playsWhenMuted: false),
+        Row(level: .active, banner: true, sound: true, overridesSummary: false, breaksThroughFocus: false,
+            breaksThroughFocusWithoutTimeSensitive: false, playsWhenMuted: false),
+        Row(level: .timeSensitive, banner: true, sound: true, overridesSummary: true, breaksThroughFocus: true,
+            breaksThroughFocusWithoutTimeSensitive: false, playsWhenMuted: false),
+        Row(level: .critical, banner: true, sound: true, overridesSummary: true, breaksThroughFocus: true,
+            breaksThroughFocusWithoutTimeSensitive: true, playsWhenMuted: true),
+    ]
+
+    @Test(arguments: table) func bannerAndSound(row: Row) {
+        let decision = Self.decide(row.level)
+        #expect(decision.level == row.level)
+        #expect(decision.banner == row.banner)
+        #expect(decision.sound == row.sound)
+    }
+
+    @Test(arguments: table) func everyLevelIsKeptInTheCenter(row: Row) {
+        #expect(Self.decide(row.level).inCenter)
+    }
+
+    @Test(arguments: table) func scheduledSummary(row: Row) {
+        var app = Self.trusting
+        app.delivery = .summary
+        let decision = Self.decide(row.level, app: app)
+        #expect((decision.hold == nil) == row.overridesSummary)
+        if !row.overridesSummary { #expect(decision.hold == .summary && !decision.banner && !decision.sound) }
+    }
+
+    @Test(arguments: table) func focusThatAllowsTimeSensitive(row: Row) {
+        let decision = Self.decide(row.level, focus: FocusMode(name: "work"))
+        #expect((decision.hold == nil) == row.breaksThroughFocus)
+        if !row.breaksThroughFocus { #expect(decision.hold == .focus("work") && !decision.banner && !decision.sound) }
+    }
+
+    @Test(arguments: table) func focusThatRefusesTimeSensitive(row: Row) {
+        var focus = FocusMode(name: "sleep")
+        focus.allowsTimeSensitive = false
+        #expect((Self.decide(row.level, focus: focus).hold == nil) == row.breaksThroughFocusWithoutTimeSensitive)
+    }
+
+    @Test(arguments: table) func muted(row: Row) {
+        #expect(Self.decide(row.level, muted: true).sound == row.playsWhenMuted)
+    }
+
+    @Test func criticalBannersNeverExpireOthersDo() {
+        #expect(!Self.decide(.critical).expires)
+        #expect(Self.decide(.timeSensitive).expires && Self.decide(.active).expires)
+    }
+}
+
+/// How the level is found (design.md section 2, rules 1-4) and what apps may do.
+@Suite struct InterruptionLevelTests {
+    func level(_ hints: [String: BusValue], app: AppSettings = AppSettings()) -> InterruptionLevel {
+        InterruptionPolicy.level(.make(hints: hints), app: app)
+    }
+
+    @Test func urgencyMapsToLevels() {
+        #expect(level(["urgency": .byte(0)]) == .passive)
+        #expect(level([:]) == .active)
+        #expect(level(["urgency": .byte(1)]) == .active)
+        #expect(level(["urgency": .byte(2)]) == .timeSensitive)
+    }
+
+    @Test func theExplicitHintWins() {
+        #expect(level(["urgency": .byte(2), "x-chime-interruption-level": .string("passive")]) == .passive)
+        #expect(level(["urgency": .byte(0), "x-chime-interruption-level": .string("time-sensitive")]) == .timeSensitive)
+    }
+
+    @Test(arguments: [("call.incoming", InterruptionLevel.timeSensitive), ("alarm.ringing", .timeSensitive),
+                      ("cellbroadcast.danger.extreme", .timeSensitive), ("weather.warning.extreme", .timeSensitive),
+                      ("im.received", .passive)])
+    func categoriesRaiseTheFloorWithinPermissions(category: String, expected: InterruptionLevel) {
+        // Without critical-alerts, a critical floor still ends at time-sensitive.
+        #expect(level(["urgency": .byte(0), "category": .string(category)]) == expected)
+    }
+
+    @Test func criticalCategoriesAreCriticalWithThePermission() {
+        var app = AppSettings()
+        app.criticalAlerts = true
+        #expect(level(["category": .string("cellbroadcast.amber-alert")], app: app) == .critical)
+        #expect(level(["category": .string("weather.warning.extreme")], app: app) == .critical)
+    }
+
+    @Test func criticalNeedsCriticalAlertsAndTimeSensitiveNeedsItsPermission() {
+        var app = AppSettings()
+        #expect(level(["x-chime-interruption-level": .string("critical")], app: app) == .timeSensitive)
+        app.timeSensitive = false
+        #expect(level(["x-chime-interruption-level": .string("critical")], app: app) == .active)
+        #expect(level(["urgency": .byte(2)], app: app) == .active)
+    }
+
+    @Test func marketingIsPassiveAndDroppedUnlessAllowed() {
+        let request = NotificationRequest.make(hints: ["x-chime-marketing": .bool(true), "urgency": .byte(2)])
+        var app = AppSettings()
+        #expect(DeliveryDecision.decide(request, identity: "app", context: .init(app: app)).drop == .marketing)
+        app.marketing = true
+        let allowed = DeliveryDecision.decide(request, identity: "app", context: .init(app: app))
+        #expect(allowed.drop == nil && allowed.level == .passive)
+    }
+
+    @Test func deniedAppsAreDroppedAndProvisionalOnesArePassive() {
+        var app = AppSettings()
+        app.authorization = .denied
+        #expect(DeliveryDecision.decide(.make(), identity: "app", context: .init(app: app)).drop == .denied)
+        app.authorization = .provisional
+        let quiet = DeliveryDecision.decide(.make(hints: ["urgency": .byte(2)]), identity: "app", context: .init(app: app))
+        #expect(quiet.level == .passive && !quiet.banner && !quiet.sound && quiet.inCenter)
+    }
+
+    @Test func overTheBudgetTimeSensitiveArrivesAsActive() {
+        let decision = DeliveryDecision.decide(.make(hints: ["urgency": .byte(2)]), identity: "app",
+                                               context: .init(app: AppSettings(), overTimeSensitiveBudget: true))
+        #expect(decision.level == .active)
+    }
+
+    @Test func perAppSettings() {
+        var app = AppSettings()
+        app.banners = false
+        app.sounds = false
+        app.badges = false
+        app.showInCenter = false
+        let decision = DeliveryDecision.decide(.make(), identity: "app", context: .init(app: app))
+        #expect(!decision.banner && !decision.sound && !decision.inCenter && !decision.countsTowardBadge)
+        #expect(DeliveryDecision.decide(.make(), identity: "app", context: .init(app: AppSettings())).countsTowardBadge)
+    }
+
+    @Test func suppressSoundSilencesAndTransientSkipsTheCenter() {
+        let decision = DeliveryDecision.decide(.make(hints: ["suppress-sound": .bool(true), "transient": .bool(true)]),
+                                               identity: "app", context: .init(app: AppSettings()))
+        #expect(decision.banner && !decision.sound && !decision.inCenter)
+    }
+}
+
+/// Communication notifications and Focus allowlists (design.md sections 4 and 5).
+@Suite struct FocusAllowanceTests {
+    var work: FocusMode {
+        var mode = FocusMode(name: "work")
+        mode.allowedApps = ["slack"]
+        mode.allowedPeople = ["ada lovelace"]
+        return mode
+    }
+
+    func hold(_ request: NotificationRequest, identity: String = "app") -> DeliveryDecision.Hold? {
+        DeliveryDecision.decide(request, identity: identity, context: .init(app: AppSettings(), focus: work)).hold
+    }
+
+    @Test func allowedAppsGetThrough() {
+        #expect(hold(.make(app: "slack"), identity: "slack") == nil)
+        #expect(hold(.make(app: "mail"), identity: "mail") == .focus("work"))
+    }
+
+    @Test func allowedPeopleGetThroughCaseInsensitively() {
+        #expect(hold(.make(hints: ["category": .string("im.received"), "x-chime-sender": .string("Ada LOVELACE")])) == nil)
+        #expect(hold(.make(summary: "ada lovelace", hints: ["category": .string("call.incoming"), "urgency": .byte(0),
+                                                             "x-chime-interruption-level": .string("active")])) == nil)
+        #expect(hold(.make(hints: ["category": .string("im.received"), "x-chime-sender": .string("Eve")])) == .focus("work"))
+    }
+
+    @Test func peopleCountOnlyForCommunication() {
+        #expect(hold(.make(summary: "Ada Lovelace", hints: ["category": .string("email.arrived")])) == .focus("work"))
+    }
+
+    @Test func communicationSkipsTheScheduledSummary() {
+        var app = AppSettings()
+        app.delivery = .summary
+        let message = DeliveryDecision.decide(.make(hints: ["category": .string("im.received")]), identity: "app", context: .init(app: app))
+        #expect(message.hold == nil && message.banner)
+    }
+
+    @Test func hiddenPreviews() {
+        var app = AppSettings()
+        #expect(!DeliveryDecision.decide(.make(), identity: "a", context: .init(app: app, locked: true)).redacted)
+        app.previews = .whenUnlocked
+        #expect(DeliveryDecision.decide(.make(), identity: "a", context: .init(app: app, locked: true)).redacted)
+        #expect(!DeliveryDecision.decide(.make(), identity: "a", context: .init(app: app, locked: false)).redacted)
+        app.previews = nil
+        #expect(DeliveryDecision.decide(.make(), identity: "a", context: .init(app: app, globalPreviews: .never)).redacted)
+    }
+
+    @Test func placeholdersByCategory() {
+        #expect(HiddenPreview.body(for: .make(hints: ["category": .string("im.received")])) == "New message")
+        #expect(HiddenPreview.body(for: .make(hints: ["category": .string("email.arrived")])) == "New email")
+        #expect(HiddenPreview.body(for: .make(hints: ["category": .string("call.incoming")])) == "Incoming call")
+        #expect(HiddenPreview.body(for: .make()) == "Notification")
+        #expect(HiddenPreview.body(for: .make(hints: ["x-chime-hidden-preview-body": .string("Secret")])) == "Secret")
+    }
+}
