@@ -11,6 +11,21 @@ struct Arguments {
         return true
     }
 
+    /// The value after `name`, removing both; nil when `name` is absent.
+    mutating func option(_ name: String) throws(CommandLineError) -> String? {
+        guard let index = words.firstIndex(of: name) else { return nil }
+        guard index + 1 < words.count else { throw .usage("\(name) needs a value") }
+        let value = words[index + 1]
+        words.removeSubrange(index...index + 1)
+        return value
+    }
+
+    /// The words before "--" and those after it.
+    func splitAtDoubleDash() -> (before: [String], after: [String]) {
+        guard let index = words.firstIndex(of: "--") else { return (words, []) }
+        return (Array(words[..<index]), Array(words[(index + 1)...]))
+    }
+
     mutating func next() -> String? {
         words.isEmpty ? nil : words.removeFirst()
     }

@@ -14,6 +14,13 @@ enum Commands {
         case "reply": try reply(&rest)
         case "dismiss": try dismiss(&rest)
         case "watch": try watch(&rest)
+        case "focus": try FocusCommands.focus(&rest)
+        case "dnd": try FocusCommands.dnd(&rest)
+        case "apps": try AppCommands.apps(&rest)
+        case "summary": try summary(&rest)
+        case "reload":
+            try rest.done()
+            _ = try ControlClient().call("Reload")
         case "help", "--help", "-h": print(Usage.text)
         default: throw .usage("unknown command '\(command)'")
         }
@@ -34,13 +41,33 @@ enum Commands {
     static func list(_ arguments: inout Arguments) throws(CommandLineError) {
         let json = arguments.flag("--json")
         try arguments.done()
-        let notifications = try ControlClient().notifications()
+        printNotifications(try ControlClient().notifications(), json: json)
+    }
+
+    static func summary(_ arguments: inout Arguments) throws(CommandLineError) {
+        switch arguments.next() {
+        case "list":
+            let json = arguments.flag("--json")
+            try arguments.done()
+            let waiting = try ControlClient().records("SummaryList")
+            if !json && waiting.isEmpty { print("nothing is waiting for the summary"); return }
+            printNotifications(waiting, json: json)
+        case "now":
+            try arguments.done()
+            let count = try ControlClient().call("SummaryNow").first?.integer ?? 0
+            print(count == 0 ? "nothing was waiting for the summary" : "delivered a summary of \(count) notification\(count == 1 ? "" : "s")")
+        case let other:
+            throw .usage(other.map { "unknown summary command '\($0)'" } ?? "summary needs list or now")
+        }
+    }
+
+    static func printNotifications(_ notifications: [[String: BusValue]], json: Bool) {
         if json {
             let items = notifications.map { JSONText.encode(.vardict(ordered($0))) }
             print("[" + items.joined(separator: ",") + "]")
             return
         }
-        if notifications.isEmpty { print("no open notifications"); return }
+        if notifications.isEmpty { print("no notifications"); return }
         for notification in notifications {
             let id = notification["id"]?.integer ?? 0
             let app = notification["app-name"]?.string ?? ""

@@ -22,13 +22,18 @@ struct ControlClient {
                                                    method: method, arguments: arguments))
         } catch where error.name == BusError.serviceUnknown || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
             throw .failure("chimed is not running (no owner of \(Self.name) on the session bus)")
+        } catch where error.name == BusError.unknownName {
+            throw CommandLineError(message: "chimectl: \(error.message)", exitCode: 2)
         } catch {
             throw .failure(error.message)
         }
     }
 
-    func notifications() throws(CommandLineError) -> [[String: BusValue]] {
-        guard case .array(_, let items)? = try call("List").first else { return [] }
+    /// A method that returns an array of a{sv}.
+    func records(_ method: String, _ arguments: [BusValue] = []) throws(CommandLineError) -> [[String: BusValue]] {
+        guard case .array(_, let items)? = try call(method, arguments).first else { return [] }
         return items.compactMap(\.vardictEntries)
     }
+
+    func notifications() throws(CommandLineError) -> [[String: BusValue]] { try records("List") }
 }

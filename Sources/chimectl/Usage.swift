@@ -10,6 +10,20 @@ enum Usage {
       dismiss ID | --all       close notifications as the user (reason 2)
       watch                    print one JSON object per line for each presented,
                                withdrawn or closed notification
+      focus list [--json]      Focus modes from the config, and dnd
+      focus on NAME [--for DURATION | --until HH:MM]
+                               turn a Focus on (DURATION like 45m, 1h30m)
+      focus off                turn the Focus off (a scheduled one until its span ends)
+      focus status [--json]    the active Focus, why, and until when
+      focus inhibit [NAME] -- COMMAND [ARGS]
+                               run COMMAND with a Focus on (default dnd)
+      dnd on|off|toggle        Do Not Disturb
+      apps list [--json]       apps Chime knows and their main settings
+      apps show APP [--json]   every setting of an app
+      apps set APP KEY=VALUE   change a setting; kept across restarts
+      summary list [--json]    what waits for the next scheduled summary
+      summary now              deliver the summary now
+      reload                   reread the config file
       help                     print this help
 
     exit status: 0 success, 1 chimed refused or is not running, 2 bad arguments

@@ -118,3 +118,15 @@ import Testing
         #expect(NotificationRequest.make(app: "Firefox").appIdentity == "Firefox")
     }
 }
+
+@Suite struct DurationTextTests {
+    @Test(arguments: [("45m", Int64(2700)), ("1h30m", 5400), ("90s", 90), ("2h", 7200), ("1d", 86400)])
+    func parses(text: String, seconds: Int64) {
+        #expect(DurationText.seconds(text) == seconds)
+    }
+
+    @Test(arguments: ["", "45", "m", "-5m", "5x", "0m", "1000d"])
+    func refuses(text: String) {
+        #expect(DurationText.seconds(text) == nil)
+    }
+}

@@ -20,9 +20,11 @@ final class TestBus: @unchecked Sendable {
 
     /// Starts a bus; with `daemon`, also chimed, and waits until it owns its names.
     /// With `activation`, the bus instead starts chimed itself from dbus/'s activation files.
-    init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false) throws {
+    /// With `config`, that text is chime.conf.
+    init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if let config { try Self.write(config, to: Self.configPath(in: directory)) }
         address = "unix:path=\(directory.path)/bus.sock"
         var busArguments = ["--session", "--nofork", "--print-address=1", "--address=\(address)"]
         if activation {
@@ -85,6 +87,25 @@ final class TestBus: @unchecked Sendable {
         env.removeValue(forKey: "DISPLAY")
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         return env
+    }
+
+    static func configPath(in directory: URL) -> URL { directory.appendingPathComponent("config/chime/chime.conf") }
+    var configPath: URL { Self.configPath(in: directory) }
+
+    func writeConfig(_ text: String) throws { try Self.write(text, to: configPath) }
+
+    private static func write(_ text: String, to path: URL) throws {
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Stops chimed (SIGTERM) and starts a new one on the same bus, config and state.
+    func restartChimed() throws {
+        if let daemon {
+            daemon.signal(SIGTERM)
+            guard daemon.wait(timeout: 10) == 0 else { throw TestFailure("chimed did not stop") }
+        }
+        daemon = try startChimed()
     }
 
     /// Starts a chimed and waits for it to say it serves (or to exit).

@@ -1,0 +1,43 @@
+import ChimeCore
+import ChimeDBus
+
+/// `chimectl apps list|show|set`.
+enum AppCommands {
+    static func apps(_ arguments: inout Arguments) throws(CommandLineError) {
+        switch arguments.next() {
+        case "list":
+            let json = arguments.flag("--json")
+            try arguments.done()
+            let apps = try ControlClient().records("ListApps")
+            if json { print("[" + apps.map { JSONText.encode(.vardict(ordered($0))) }.joined(separator: ",") + "]"); return }
+            if apps.isEmpty { print("no apps yet"); return }
+            for app in apps {
+                print(["app", "authorization", "delivery", "banners", "sounds"].map { app[$0]?.string ?? "" }.joined(separator: "\t"))
+            }
+        case "show":
+            let json = arguments.flag("--json")
+            guard let name = arguments.next() else { throw .usage("apps show needs an app name (see chimectl apps list)") }
+            try arguments.done()
+            let app = try ControlClient().call("GetApp", [.string(name)]).first?.vardictEntries ?? [:]
+            if json { print(JSONText.encode(.vardict(ordered(app)))); return }
+            for key in AppSettings.keys { print("\(key) = \(app[key]?.string ?? "")") }
+        case "set":
+            guard let name = arguments.next(), let assignment = arguments.next() else {
+                throw .usage("apps set needs APP KEY=VALUE")
+            }
+            try arguments.done()
+            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw .usage("'\(assignment)' is not KEY=VALUE") }
+            var scratch = AppSettings()
+            if let problem = scratch.set(parts[0], to: parts[1]) { throw .usage(problem) }
+            _ = try ControlClient().call("SetApp", [.string(name), .string(parts[0]), .string(parts[1])])
+        case let other:
+            throw .usage(other.map { "unknown apps command '\($0)'" } ?? "apps needs list, show or set")
+        }
+    }
+
+    /// "app" first, then the settings in their documented order.
+    static func ordered(_ entries: [String: BusValue]) -> [(String, BusValue)] {
+        (["app"] + AppSettings.keys).compactMap { key in entries[key].map { (key, $0) } }
+    }
+}

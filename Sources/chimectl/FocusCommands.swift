@@ -1,0 +1,125 @@
+import ChimeCore
+import ChimeDBus
+import Glibc
+
+/// `chimectl focus ...` and `chimectl dnd ...`.
+enum FocusCommands {
+    static func focus(_ arguments: inout Arguments) throws(CommandLineError) {
+        switch arguments.next() {
+        case "list": try list(&arguments)
+        case "on":
+            guard let name = arguments.next() else { throw .usage("focus on needs a Focus name (see chimectl focus list)") }
+            let options = try timing(&arguments)
+            try arguments.done()
+            _ = try ControlClient().call("FocusOn", [.string(name), .vardict(options)])
+        case "off":
+            try arguments.done()
+            _ = try ControlClient().call("FocusOff")
+        case "status": try status(&arguments)
+        case "inhibit": try inhibit(&arguments)
+        case let other:
+            throw .usage(other.map { "unknown focus command '\($0)'" } ?? "focus needs list, on, off, status or inhibit")
+        }
+    }
+
+    static func dnd(_ arguments: inout Arguments) throws(CommandLineError) {
+        let command = arguments.next()
+        try arguments.done()
+        let client = try ControlClient()
+        let active = try client.call("FocusStatus").first?.vardictEntries?["active"]?.string ?? ""
+        switch command {
+        case "on": _ = try client.call("FocusOn", [.string(FocusMode.doNotDisturb), .vardict([])])
+        case "off" where active == FocusMode.doNotDisturb: _ = try client.call("FocusOff")
+        case "off": print(active.isEmpty ? "Do Not Disturb is already off" : "Do Not Disturb is off (Focus \(active) is on)")
+        case "toggle":
+            if active == FocusMode.doNotDisturb {
+                _ = try client.call("FocusOff")
+                print("Do Not Disturb off")
+            } else {
+                _ = try client.call("FocusOn", [.string(FocusMode.doNotDisturb), .vardict([])])
+                print("Do Not Disturb on")
+            }
+        default: throw .usage("dnd needs on, off or toggle")
+        }
+    }
+
+    /// `--for DURATION` or `--until HH:MM`, checked here so mistakes get the usage (exit 2).
+    private static func timing(_ arguments: inout Arguments) throws(CommandLineError) -> [(String, BusValue)] {
+        if let text = try arguments.option("--for") {
+            guard let seconds = DurationText.seconds(text) else { throw .usage("'\(text)' is not a duration like 45m, 1h30m or 90s") }
+            return [("for-seconds", .uint32(UInt32(seconds)))]
+        }
+        if let text = try arguments.option("--until") {
+            guard ClockTime(parsing: text) != nil else { throw .usage("'\(text)' is not a time HH:MM") }
+            return [("until", .string(text))]
+        }
+        return []
+    }
+
+    private static func list(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        try arguments.done()
+        let modes = try ControlClient().records("FocusList")
+        if json { print("[" + modes.map { JSONText.encode(.vardict(Commands.ordered($0))) }.joined(separator: ",") + "]"); return }
+        for mode in modes {
+            var line = mode["name"]?.string ?? ""
+            let schedules = mode["schedules"]?.strings ?? []
+            if !schedules.isEmpty { line += "\t" + schedules.joined(separator: "; ") }
+            if mode["active"]?.bool == true { line += "\t(active)" }
+            print(line)
+        }
+    }
+
+    private static func status(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        try arguments.done()
+        let status = try ControlClient().call("FocusStatus").first?.vardictEntries ?? [:]
+        if json { print(JSONText.encode(.vardict(Commands.ordered(status)))); return }
+        let active = status["active"]?.string ?? ""
+        guard !active.isEmpty else { print("Focus: off"); return }
+        var line = "Focus: \(status["display-name"]?.string ?? active) (\(status["source"]?.string ?? ""))"
+        if let until = status["until"]?.integer, until > 0 { line += ", until \(localClock(until))" }
+        print(line)
+    }
+
+    /// "HH:MM" in local time for unix milliseconds.
+    private static func localClock(_ unixMilliseconds: Int64) -> String {
+        var seconds = time_t(unixMilliseconds / 1000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return ClockTime(minuteOfDay: Int(parts.tm_hour) * 60 + Int(parts.tm_min)).description
+    }
+
+    /// Holds the Focus while COMMAND runs; the inhibitor ends with this process's connection
+    /// even if it is killed. Exits with the command's status.
+    private static func inhibit(_ arguments: inout Arguments) throws(CommandLineError) {
+        let (before, command) = arguments.splitAtDoubleDash()
+        guard !command.isEmpty else { throw .usage("focus inhibit needs -- COMMAND") }
+        var named = Arguments(before)
+        let focus = named.next() ?? FocusMode.doNotDisturb
+        try named.done()
+        let client = try ControlClient()
+        guard case .uint32(let cookie)? = try client.call("Inhibit", [.string("chimectl"), .string(command.joined(separator: " ")),
+                                                                       .vardict([("focus", .string(focus))])]).first else {
+            throw .failure("chimed gave no inhibitor cookie")
+        }
+        let status = run(command)
+        _ = try? client.call("UnInhibit", [.uint32(cookie)])
+        exit(status)
+    }
+
+    private static func run(_ command: [String]) -> Int32 {
+        var pid: pid_t = 0
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawnp(&pid, command[0], nil, nil, argv, environ) == 0 else {
+            let text = "chimectl: cannot run \(command[0])\n"
+            _ = text.withCString { write(2, $0, strlen($0)) }
+            return 127
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7f == 0
+        return exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+}

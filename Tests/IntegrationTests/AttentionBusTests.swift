@@ -1,0 +1,199 @@
+import ChimeCore
+import Foundation
+import Glibc
+import Testing
+@testable import ChimeDBus
+
+/// The attention model through real clients: notify-send sends, chimectl drives Focus and apps,
+/// `chimectl watch` shows what was presented and the control interface what was held.
+@Suite struct AttentionBusTests {
+    static let config = """
+    # Test config
+    [focus work]
+    allowed-apps = Slack
+    allowed-people = Ada Lovelace
+    allow-time-sensitive = true
+
+    [focus sleep]
+    allow-time-sensitive = false
+    """
+
+    func state(of summary: String, in client: TestClient) throws -> String? {
+        try client.list().first { $0["summary"]?.string == summary }?["state"]?.string
+    }
+
+    @Test func urgenciesBecomeLevels() throws {
+        let bus = try TestBus()
+        let watcher = try Watcher(bus: bus)
+        _ = try bus.run("notify-send", ["-a", "App", "-u", "low", "quiet one", "x"])
+        _ = try bus.run("notify-send", ["-a", "App", "-u", "critical", "urgent one", "x"])
+        let urgent = watcher.presented(containing: "urgent one")
+        #expect(urgent?["level"] as? String == "time-sensitive")
+        let client = try bus.client()
+        #expect(try state(of: "quiet one", in: client) == "quiet")
+        #expect(watcher.allPresented(containing: "quiet one").isEmpty, "passive notifications get no banner")
+    }
+
+    @Test func focusHoldsWhatItDoesNotAllowAndSummarisesAtTheEnd() throws {
+        let bus = try TestBus(config: Self.config)
+        let watcher = try Watcher(bus: bus)
+        #expect(try bus.chimectl("focus", "on", "work").status == 0)
+        _ = try bus.run("notify-send", ["-a", "Mail", "held mail", "x"])
+        _ = try bus.run("notify-send", ["-a", "Slack", "slack message", "x"])
+        _ = try bus.run("notify-send", ["-a", "Calendar", "-u", "critical", "meeting now", "x"])
+        _ = try bus.run("notify-send", ["-a", "Chat", "-c", "im.received", "Ada Lovelace", "hi there"])
+        _ = try bus.run("notify-send", ["-a", "Chat", "-c", "im.received", "Eve", "psst"])
+        #expect(watcher.presented(containing: "slack message") != nil)
+        #expect(watcher.presented(containing: "meeting now") != nil)
+        #expect(watcher.presented(containing: "hi there") != nil)
+        let client = try bus.client()
+        #expect(try state(of: "held mail", in: client) == "held-by-focus")
+        #expect(try state(of: "Eve", in: client) == "held-by-focus")
+        #expect(try bus.chimectl("focus", "off").status == 0)
+        let summary = watcher.presented(containing: "While Work was on")
+        #expect(summary?["body"] as? String == "2 notifications from 2 apps")
+        #expect(watcher.allPresented(containing: "held mail").isEmpty)
+        #expect(try state(of: "held mail", in: client) == "held-by-focus", "held notifications stay")
+    }
+
+    @Test func aFocusWithoutTimeSensitiveHoldsIt() throws {
+        let bus = try TestBus(config: Self.config)
+        #expect(try bus.chimectl("focus", "on", "sleep").status == 0)
+        _ = try bus.run("notify-send", ["-a", "Calendar", "-u", "critical", "meeting now", "x"])
+        #expect(try state(of: "meeting now", in: bus.client()) == "held-by-focus")
+    }
+
+    @Test func focusStatusListAndTimedFocus() throws {
+        let bus = try TestBus(config: Self.config)
+        let list = try bus.chimectl("focus", "list")
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == ["dnd", "work", "sleep"])
+        #expect(try bus.chimectl("focus", "status").stdout == "Focus: off")
+        #expect(try bus.chimectl("focus", "on", "work", "--for", "45m").status == 0)
+        let json = try bus.chimectl("focus", "status", "--json").stdout
+        let status = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(status["active"] as? String == "work")
+        #expect(status["source"] as? String == "manual")
+        let until = try #require(status["until"] as? Int)
+        let expected = Int(Date().timeIntervalSince1970 * 1000) + 45 * 60_000
+        #expect(abs(until - expected) < 60_000)
+        #expect(try bus.chimectl("focus", "status").stdout.hasPrefix("Focus: Work (manual), until "))
+        #expect(try bus.chimectl("focus", "on", "work", "--until", "23:59").status == 0)
+    }
+
+    @Test(arguments: [["focus", "on", "gym"], ["focus", "on", "work", "--until", "25:00"], ["focus", "on", "work", "--for", "soon"],
+                      ["focus", "frob"], ["dnd", "maybe"], ["apps", "show", "nobody"], ["apps", "set", "nobody", "banners=false"],
+                      ["summary", "later"]])
+    func unknownNamesAndBadValuesExit2(arguments: [String]) throws {
+        let bus = try TestBus(config: Self.config)
+        let result = try bus.run(TestBus.chimectl, arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func unknownFocusSaysWhichExist() throws {
+        let bus = try TestBus(config: Self.config)
+        let result = try bus.chimectl("focus", "on", "gym")
+        #expect(result.stderr.contains("no Focus named 'gym'; Focus modes: dnd, work, sleep"))
+    }
+
+    @Test func dndTogglesAndAnnouncesFocusChangedAndTheProperty() throws {
+        let bus = try TestBus()
+        let client = try bus.client()
+        try client.listen("type='signal',interface='dev.chime.Chime1',member='FocusChanged'")
+        #expect(try bus.chimectl("dnd", "on").status == 0)
+        #expect(client.waitUntil { !client.signals(named: "FocusChanged").isEmpty })
+        #expect(client.signals(named: "FocusChanged").first?.arguments.first == .string("dnd"))
+        let property = try bus.run("gdbus", ["call", "--session", "--dest", "dev.chime.Chime1", "--object-path", "/dev/chime/Chime1",
+                                             "--method", "org.freedesktop.DBus.Properties.Get", "dev.chime.Chime1", "ActiveFocus"])
+        #expect(property.stdout == "(<'dnd'>,)")
+        #expect(try bus.chimectl("dnd", "toggle").stdout == "Do Not Disturb off")
+        #expect(client.waitUntil { client.signals(named: "FocusChanged").count == 2 })
+        #expect(client.signals(named: "FocusChanged").last?.arguments.first == .string(""))
+    }
+
+    @Test func inhibitHoldsTheFocusWhileTheCommandRuns() throws {
+        let bus = try TestBus(config: Self.config)
+        let result = try bus.run(TestBus.chimectl, ["focus", "inhibit", "work", "--", TestBus.chimectl, "focus", "status"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "Focus: Work (inhibitor)")
+        #expect(try bus.chimectl("focus", "status").stdout == "Focus: off")
+        let failing = try bus.run(TestBus.chimectl, ["focus", "inhibit", "--", "/bin/sh", "-c", "exit 3"])
+        #expect(failing.status == 3, "the command's status is chimectl's")
+    }
+
+    @Test func anInhibitorEndsWhenItsClientLeavesTheBus() throws {
+        let bus = try TestBus()
+        let watcherClient = try bus.client()
+        try watcherClient.listen("type='signal',interface='dev.chime.Chime1',member='FocusChanged'")
+        do {
+            let holder = try bus.client()
+            let cookie = try holder.control("Inhibit", [.string("obs"), .string("recording"), .vardict([])])
+            #expect(cookie.first?.integer ?? 0 > 0)
+        }  // the holder's connection closes here
+        #expect(watcherClient.waitUntil { watcherClient.signals(named: "FocusChanged").count == 2 })
+        #expect(try bus.chimectl("focus", "status").stdout == "Focus: off")
+    }
+
+    @Test func appSettingsChangeDeliveryAndSurviveARestart() throws {
+        let bus = try TestBus()
+        _ = try bus.run("notify-send", ["-a", "News", "first", "x"])
+        #expect(try bus.chimectl("apps", "list").stdout.contains("News\tallowed\timmediate\ttrue\ttrue"))
+        #expect(try bus.chimectl("apps", "set", "News", "banners=false").status == 0)
+        _ = try bus.run("notify-send", ["-a", "News", "second", "x"])
+        #expect(try state(of: "second", in: bus.client()) == "quiet")
+        try bus.restartChimed()
+        #expect(try bus.chimectl("apps", "show", "News").stdout.contains("banners = false"))
+        let bad = try bus.chimectl("apps", "set", "News", "banners=maybe")
+        #expect(bad.status == 2 && bad.stderr.contains("'maybe' is not true or false"))
+    }
+
+    @Test func provisionalAppsAreQuietUntilKept() throws {
+        let bus = try TestBus(config: "[general]\ndefault-authorization = provisional\n")
+        let id = try bus.run("notify-send", ["-p", "-a", "Newcomer", "hello", "x"]).stdout
+        let client = try bus.client()
+        let first = try #require(try client.list().first { $0["summary"]?.string == "hello" })
+        #expect(first["state"]?.string == "quiet")
+        #expect(first["actions"]?.strings == ["chime:keep", "Keep", "chime:turn-off", "Turn Off"])
+        #expect(try bus.chimectl("invoke", id, "chime:keep").status == 0)
+        #expect(try bus.chimectl("apps", "show", "Newcomer").stdout.contains("authorization = allowed"))
+        _ = try bus.run("notify-send", ["-a", "Newcomer", "welcome", "x"])
+        #expect(try state(of: "welcome", in: client) == "presented")
+    }
+
+    @Test func summaryAppsWaitAndSummaryNowDelivers() throws {
+        let bus = try TestBus()
+        let watcher = try Watcher(bus: bus)
+        _ = try bus.run("notify-send", ["-a", "Digest", "setup", "x"])
+        #expect(try bus.chimectl("apps", "set", "Digest", "delivery=summary").status == 0)
+        _ = try bus.run("notify-send", ["-a", "Digest", "-h", "double:x-chime-relevance:0.2", "minor story", "x"])
+        _ = try bus.run("notify-send", ["-a", "Digest", "-h", "double:x-chime-relevance:0.9", "major story", "x"])
+        let waiting = try bus.chimectl("summary", "list")
+        #expect(waiting.stdout.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) } == ["major story", "minor story"])
+        #expect(try bus.chimectl("summary", "now").stdout == "delivered a summary of 2 notifications")
+        let summary = watcher.presented(containing: "Scheduled Summary")
+        #expect((summary?["body"] as? String)?.hasPrefix("<b>Digest: major story</b>") == true)
+        #expect(try bus.chimectl("summary", "list").stdout == "nothing is waiting for the summary")
+        #expect(try bus.chimectl("summary", "now").stdout == "nothing was waiting for the summary")
+    }
+
+    @Test func hiddenPreviewsRedactBannersButTheCenterKeepsTheText() throws {
+        let bus = try TestBus(config: "[general]\npreviews = never\n")
+        let watcher = try Watcher(bus: bus)
+        _ = try bus.run("notify-send", ["-a", "Signal", "-c", "im.received", "Ada", "the launch code is 1234"])
+        let banner = try #require(watcher.presented(containing: "Signal"))
+        #expect(banner["summary"] as? String == "Signal")
+        #expect(banner["body"] as? String == "New message")
+        #expect(banner["redacted"] as? Bool == true)
+        #expect(try bus.client().list().contains { $0["body"]?.string == "the launch code is 1234" })
+    }
+
+    @Test func withoutLogindTheSessionCountsAsUnlockedAndTheLogSaysSoOnce() throws {
+        let bus = try TestBus(config: "[general]\npreviews = when-unlocked\n")
+        let daemon = try #require(bus.daemon)
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the session counts as unlocked") } != nil)
+        let watcher = try Watcher(bus: bus)
+        _ = try bus.run("notify-send", ["-a", "Mail", "visible subject", "x"])
+        #expect(watcher.presented(containing: "visible subject")?["redacted"] as? Bool == false)
+        #expect(daemon.stderrLines.filter { $0.contains("counts as unlocked") }.count == 1)
+    }
+}
