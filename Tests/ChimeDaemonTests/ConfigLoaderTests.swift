@@ -1,0 +1,125 @@
+import ChimeCore
+import Foundation
+import Testing
+@testable import ChimeDaemon
+
+@Suite struct ConfigLoaderTests {
+    func load(_ text: String) -> Result<ChimeSettings, ConfigLoader.Failure> {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(UUID().uuidString).conf").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return ConfigLoader(path: path).load(base: ServerSettings()).mapError { failure in
+            ConfigLoader.Failure(description: failure.description.replacingOccurrences(of: path, with: "chime.conf"))
+        }
+    }
+
+    func failure(_ text: String) -> String? {
+        if case .failure(let failure) = load(text) { return failure.description }
+        return nil
+    }
+
+    @Test func theShippedExampleLoads() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("chime.conf.example")
+        let settings = try load(try String(contentsOf: example, encoding: .utf8)).get()
+        #expect(settings.focus(named: "work") != nil)
+        #expect(!settings.summaryTimes.isEmpty)
+    }
+
+    @Test func aMissingFileMeansDefaults() throws {
+        let settings = try ConfigLoader(path: "/nonexistent/chime.conf").load(base: ServerSettings()).get()
+        #expect(settings == ChimeSettings())
+    }
+
+    @Test func everySectionIsRead() throws {
+        let settings = try load("""
+        [general]
+        default-timeout = 8000
+        default-authorization = provisional
+        previews = when-unlocked
+        time-sensitive-budget = 5
+
+        [summary]
+        times = 18:00; 08:00
+
+        [focus work]
+        allowed-apps = slack; org.gnome.Evolution
+        allowed-people = Ada Lovelace
+        allow-time-sensitive = false
+        hide-badges = true
+        schedule = mon-fri 09:00-17:00; sat 10:00-12:00
+
+        [app firefox]
+        previews = never
+        delivery = summary
+        """).get()
+        #expect(settings.server.defaultTimeout == .milliseconds(8000))
+        #expect(settings.defaultAuthorization == .provisional && settings.previews == .whenUnlocked)
+        #expect(settings.timeSensitiveBudget == 5)
+        #expect(settings.summaryTimes.map(\.description) == ["08:00", "18:00"])
+        let work = try #require(settings.focus(named: "work"))
+        #expect(work.allowedApps == ["slack", "org.gnome.Evolution"])
+        #expect(work.allowedPeople == ["ada lovelace"])
+        #expect(!work.allowsTimeSensitive && work.hidesBadges && work.schedules.count == 2)
+        #expect(settings.apps["firefox"] == ["previews": "never", "delivery": "summary"])
+        #expect(settings.focus(named: "dnd") != nil, "dnd always exists")
+    }
+
+    @Test(arguments: [
+        ("[general]\nnot a key value line\n", "chime.conf:2: "),
+        ("[general]\npreviews = always\n[general]\n", "chime.conf:3: section [general] appears again (first on line 1)"),
+        ("[general]\ndefault-timeout = soon\n", "chime.conf:2: [general] default-timeout: 'soon' is not a positive number of milliseconds"),
+        ("[general]\n\nprevieuws = never\n", "chime.conf:3: [general] previeuws: unknown key"),
+        ("[focus work]\nhide-badges = maybe\n", "chime.conf:2: [focus work] hide-badges: 'maybe' is not true or false"),
+        ("[focus work]\nschedule = mon-fri 09:00-09:00\n", "chime.conf:2: [focus work] schedule: schedule 'mon-fri 09:00-09:00': start and end are both 09:00"),
+        ("[focus work]\nschedule = mon-fri 9am-5pm\n", "chime.conf:2: [focus work] schedule: schedule 'mon-fri 9am-5pm'"),
+        ("[summary]\ntimes = 18:00;24:30\n", "chime.conf:2: [summary] times: '24:30' is not a time HH:MM"),
+        ("[app firefox]\nbanners = sometimes\n", "chime.conf:2: [app firefox] banners: 'sometimes' is not true or false"),
+        ("[app firefox]\nvolume = 11\n", "chime.conf:2: [app firefox] volume: unknown key"),
+        ("[general]\ndefault-authorization = denied\n", "chime.conf:2: [general] default-authorization: 'denied' is not allowed or provisional"),
+        ("\n[colours]\nfg = red\n", "chime.conf:2: unknown section [colours]"),
+        ("[focus]\nhide-badges = true\n", "chime.conf:1: unknown section [focus]"),
+    ])
+    func problemsNameFileAndLine(text: String, expected: String) {
+        let message = failure(text)
+        #expect(message?.hasPrefix(expected) == true, "\(message ?? "accepted")")
+    }
+
+    @Test func theLineOfAKeyIsFoundInItsOwnSection() {
+        #expect(failure("[focus a]\nhide-badges = true\n\n[focus b]\nhide-badges = nope\n")?.hasPrefix("chime.conf:5:") == true)
+    }
+}
+
+// Serialized: the tests change TZ, which is process-wide.
+@Suite(.serialized) struct LocalClockTests {
+    /// Runs `body` with TZ set, restoring it after; GLib reads TZ when it makes a local time zone.
+    func inZone<T>(_ zone: String, _ body: () -> T) -> T {
+        let previous = ProcessInfo.processInfo.environment["TZ"]
+        setenv("TZ", zone, 1)
+        tzset()
+        defer {
+            if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        return body()
+    }
+
+    @Test func localTimeFollowsDaylightSavingThroughGDateTime() {
+        // 2026-03-29 in Europe/Berlin: 02:00 CET becomes 03:00 CEST, at 01:00 UTC.
+        let beforeUTC: Int64 = 1_774_745_940_000  // 00:59 UTC = 01:59 CET
+        let (before, after) = inZone("Europe/Berlin") {
+            (LocalClock.localTime(unixMilliseconds: beforeUTC), LocalClock.localTime(unixMilliseconds: beforeUTC + 60_000))
+        }
+        #expect(before.minuteOfDay == 119 && after.minuteOfDay == 180)
+        #expect(before.weekday == .sunday && before.day == after.day)
+        let night = try! FocusSchedule.parse("sun 01:30-03:30").get()
+        #expect(night.isActive(at: before) && night.isActive(at: after))
+    }
+
+    @Test func untilCountsTheShortDayRight() {
+        // From 00:30 local on the spring-forward night, 04:00 is 2.5 hours away, not 3.5.
+        let start: Int64 = 1_774_740_600_000  // 23:30 UTC on the 28th = 00:30 CET on the 29th
+        let until = inZone("Europe/Berlin") { LocalClock.nextOccurrence(of: ClockTime(parsing: "04:00")!, after: start) }
+        #expect(until - start == 150 * 60_000)
+    }
+}

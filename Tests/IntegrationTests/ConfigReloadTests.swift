@@ -1,0 +1,39 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Reloading the config through chimectl and SIGHUP; a bad file changes nothing.
+@Suite struct ConfigReloadTests {
+    @Test func reloadAppliesANewFocus() throws {
+        let bus = try TestBus(config: "[focus work]\n")
+        try bus.writeConfig("[focus work]\n\n[focus gym]\nallowed-apps = Music\n")
+        #expect(try bus.chimectl("reload").status == 0)
+        #expect(try bus.chimectl("focus", "list").stdout.contains("gym"))
+    }
+
+    @Test func aBadFileIsRefusedWithItsLineAndThePreviousConfigStays() throws {
+        let bus = try TestBus(config: "[focus work]\n")
+        try bus.writeConfig("[focus work]\nschedule = mon-fri 09:00-09:00\n")
+        let result = try bus.chimectl("reload")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("chime.conf:2: [focus work] schedule:"))
+        #expect(result.stderr.contains("start and end are both 09:00"))
+        #expect(try bus.chimectl("focus", "on", "work").status == 0, "the previous config is still in force")
+    }
+
+    @Test func sighupReloads() throws {
+        let bus = try TestBus(config: "[focus work]\n")
+        try bus.writeConfig("[focus reading]\n")
+        let daemon = try #require(bus.daemon)
+        daemon.signal(SIGHUP)
+        #expect(daemon.line(onStderr: true) { $0.contains("reloaded") } != nil)
+        #expect(try bus.chimectl("focus", "on", "reading").status == 0)
+    }
+
+    @Test func aBadFileAtStartIsReportedAndTheDefaultsServe() throws {
+        let bus = try TestBus(config: "[general]\nprevieuws = never\n")
+        let daemon = try #require(bus.daemon)
+        #expect(daemon.line(onStderr: true) { $0.contains("chime.conf:2: [general] previeuws: unknown key") } != nil)
+        #expect(try bus.run("notify-send", ["still", "works"]).status == 0)
+    }
+}
