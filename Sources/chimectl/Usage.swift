@@ -9,7 +9,7 @@ enum Usage {
       reply ID TEXT            answer a notification that offers an inline reply
       dismiss ID | --all       close notifications as the user (reason 2)
       watch                    print one JSON object per line for each presented,
-                               withdrawn or closed notification
+                               withdrawn or closed notification and each Focus change
       focus list [--json]      Focus modes from the config, and dnd
       focus on NAME [--for DURATION | --until HH:MM]
                                turn a Focus on (DURATION like 45m, 1h30m)

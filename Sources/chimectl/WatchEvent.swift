@@ -5,6 +5,9 @@ import ChimeDBus
 enum WatchEvent {
     static func line(for message: Message) -> String? {
         let arguments = message.arguments
+        if message.interface == ControlClient.name, message.member == "FocusChanged", arguments.count == 2 {
+            return JSONText.object([("event", .string("focus"))] + Commands.ordered(arguments[1].vardictEntries ?? [:]))
+        }
         guard case .uint32(let id)? = arguments.first else { return nil }
         switch (message.interface, message.member) {
         case (ControlClient.name, "Presented"):

@@ -197,3 +197,30 @@ import Testing
         #expect(daemon.stderrLines.filter { $0.contains("counts as unlocked") }.count == 1)
     }
 }
+
+/// Hidden previews follow logind's LockedHint.
+@Suite struct LockStateTests {
+    @Test func previewsHideWhileLockedAndShowOnceUnlocked() throws {
+        let bus = try TestBus(daemon: false, config: "[general]\npreviews = when-unlocked\n", systemBus: true)
+        let logind = try FakeLogind(address: bus.systemAddress, locked: true)
+        defer { logind.stop() }
+        try bus.startDaemon()
+        let watcher = try Watcher(bus: bus)
+        let client = try bus.client()
+        // The first answer arrives asynchronously: wait until a banner comes out redacted.
+        var redacted = false
+        #expect(client.waitUntil {
+            _ = try? client.notify(app: "Mail", summary: "secret subject", timeout: 0)
+            redacted = watcher.presented(containing: "\"Mail\"", timeout: 0.3)?["redacted"] as? Bool == true
+            return redacted
+        })
+        logind.setLocked(false)
+        var shown = false
+        #expect(client.waitUntil {
+            _ = try? client.notify(app: "Mail", summary: "open subject", timeout: 0)
+            shown = watcher.presented(containing: "open subject", timeout: 0.3) != nil
+            return shown
+        })
+        #expect(bus.daemon?.stderrLines.contains { $0.contains("counts as unlocked") } == false)
+    }
+}

@@ -73,6 +73,9 @@ import Testing
         let closed = watch.line { $0.contains("\"closed\"") && $0.contains("\"id\":\(id)") }
         #expect(withdrawn?.contains("\"reason\":3") == true)
         #expect(closed?.contains("\"reason-name\":\"closed\"") == true)
+        #expect(try bus.chimectl("dnd", "on").status == 0)
+        let focus = watch.line { $0.hasPrefix("{\"event\":\"focus\"") }
+        #expect(focus?.contains("\"active\":\"dnd\"") == true)
         for line in watch.stdoutLines {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
         }

@@ -7,6 +7,9 @@ final class TestBus: @unchecked Sendable {
     let directory: URL
     let address: String
     private let bus: Subprocess
+    /// A second bus standing in for the system bus, where a fake logind can live.
+    private(set) var systemBus: Subprocess?
+    var systemAddress: String { "unix:path=\(directory.path)/system.sock" }
     private(set) var daemon: Subprocess?
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -21,7 +24,8 @@ final class TestBus: @unchecked Sendable {
     /// Starts a bus; with `daemon`, also chimed, and waits until it owns its names.
     /// With `activation`, the bus instead starts chimed itself from dbus/'s activation files.
     /// With `config`, that text is chime.conf.
-    init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil) throws {
+    init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
+         systemBus: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let config { try Self.write(config, to: Self.configPath(in: directory)) }
@@ -35,6 +39,14 @@ final class TestBus: @unchecked Sendable {
         guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else {
             throw TestFailure("dbus-daemon did not start: \(bus.stderr)")
         }
+        if systemBus {
+            let system = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(systemAddress)"],
+                                        environment: ProcessInfo.processInfo.environment)
+            guard system.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else {
+                throw TestFailure("the stand-in system bus did not start: \(system.stderr)")
+            }
+            self.systemBus = system
+        }
         if startDaemon { daemon = try startChimed(arguments) }
     }
 
@@ -45,8 +57,10 @@ final class TestBus: @unchecked Sendable {
         }
         // Foundation starts children with signals blocked, and dbus-daemon does not unblock
         // SIGTERM (chimed does), so the throwaway bus is killed outright.
-        bus.signal(SIGKILL)
-        _ = bus.wait(timeout: 5)
+        for process in [bus, systemBus].compactMap({ $0 }) {
+            process.signal(SIGKILL)
+            _ = process.wait(timeout: 5)
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -81,6 +95,8 @@ final class TestBus: @unchecked Sendable {
     var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = address
+        // Never the machine's own system bus: the stand-in, or a socket that is not there.
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = systemAddress
         env["HOME"] = directory.path
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
@@ -107,6 +123,8 @@ final class TestBus: @unchecked Sendable {
         }
         daemon = try startChimed()
     }
+
+    func startDaemon(_ arguments: [String] = []) throws { daemon = try startChimed(arguments) }
 
     /// Starts a chimed and waits for it to say it serves (or to exit).
     func startChimed(_ arguments: [String] = [], waitUntilServing: Bool = true) throws -> Subprocess {
