@@ -132,7 +132,7 @@ struct ConfigLoader {
             for (key, apply) in [("allow-time-sensitive", { (mode: inout FocusMode, on: Bool) in mode.allowsTimeSensitive = on }),
                                  ("hide-badges", { (mode: inout FocusMode, on: Bool) in mode.hidesBadges = on })] {
                 guard let text = value(key) else { continue }
-                guard let on = Self.bool(text) else { throw fail(key, "'\(text)' is not true or false") }
+                guard let on = AppSettings.bool(text) else { throw fail(key, "'\(text)' is not true or false") }
                 apply(&mode, on)
             }
             mode.schedules = []
@@ -155,14 +155,6 @@ struct ConfigLoader {
             settings.apps[name] = values
         default:
             break
-        }
-    }
-
-    static func bool(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "true", "yes", "on", "1": true
-        case "false", "no", "off", "0": false
-        default: nil
         }
     }
 }

@@ -28,13 +28,7 @@ public struct AppSettings: Equatable, Sendable {
 
     /// Sets one key from its text form, or says why the value does not fit.
     public mutating func set(_ key: String, to text: String) -> String? {
-        func bool() -> Bool? {
-            switch text.lowercased() {
-            case "true", "yes", "on", "1": true
-            case "false", "no", "off", "0": false
-            default: nil
-            }
-        }
+        func bool() -> Bool? { Self.bool(text) }
         func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> T? where T.RawValue == String {
             T(rawValue: text.lowercased())
         }
@@ -65,6 +59,15 @@ public struct AppSettings: Equatable, Sendable {
             return "unknown setting '\(key)'; settings are: " + Self.keys.joined(separator: ", ")
         }
         return nil
+    }
+
+    /// A boolean as the config and chimectl take it: true/false, yes/no, on/off, 1/0.
+    public static func bool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": true
+        case "false", "no", "off", "0": false
+        default: nil
+        }
     }
 
     /// Each key with its value in text form, in the order of `keys`.
