@@ -6,7 +6,8 @@ CONFIG ?= debug
 
 # Debian packages the build, the daemon and the tests need.
 APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-bin \
-               libnotify-bin
+               libnotify-bin libcanberra-dev libcanberra-pulse sound-theme-freedesktop \
+               pulseaudio pulseaudio-utils sox libsox-fmt-base
 
 .PHONY: all deps build run test install uninstall clean
 
@@ -47,6 +48,8 @@ install:
 	    sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/$$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$f; done
 	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service
 	install -m644 dbus/*.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
+	install -Dm644 sounds/chime/index.theme $(DESTDIR)$(PREFIX)/share/sounds/chime/index.theme
+	install -Dm644 -t $(DESTDIR)$(PREFIX)/share/sounds/chime/stereo sounds/chime/stereo/*.oga
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl \
@@ -55,6 +58,7 @@ uninstall:
 	      $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.freedesktop.Notifications.xml \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/dev.chime.Chime1.xml
+	rm -rf $(DESTDIR)$(PREFIX)/share/sounds/chime
 
 clean:
 	$(SWIFT) package clean

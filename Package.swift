@@ -18,6 +18,8 @@ let package = Package(
                        providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0",
                        providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CCanberra", path: "Sources/CCanberra",
+                       providers: [.apt(["libcanberra-dev", "libcanberra-pulse"])]),
         // The few things Swift cannot call: macros and variadic functions.
         .target(name: "CShims", dependencies: ["CDBus", "CGLib"]),
 
@@ -28,8 +30,10 @@ let package = Package(
         // libdbus on a GLib main loop; interfaces declared by the XML in dbus/.
         .target(name: "ChimeDBus", dependencies: ["ChimeCore", "ChimeGLib", "CDBus", "CGLib", "CShims"],
                 plugins: ["EmbedInterfaces"]),
+        // Sound through libcanberra, on a thread of its own.
+        .target(name: "ChimeSound", dependencies: ["ChimeCore", "CCanberra", "CGLib", "ChimeGLib"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
-        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "CGLib", "CShims"]),
+        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "CGLib", "CShims"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore"]),
 

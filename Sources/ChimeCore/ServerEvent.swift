@@ -11,4 +11,6 @@ public enum ServerEvent: Equatable, Sendable {
     case actionInvoked(Notification, key: String)
     /// The user replied inline: NotificationReplied, to the sender only.
     case replied(Notification, text: String)
+    /// The notification's sound, after the decision, mute and the burst throttle.
+    case playSound(Notification, SoundChoice)
 }

@@ -1,8 +1,9 @@
 import ChimeCore
 import ChimeGLib
 
-/// Keeps the app registry (settings changed with chimectl or by answering a prompt, and what
-/// Chime already asked) in `$XDG_STATE_HOME/chime/apps.state`, a GKeyFile, mode 0600.
+/// Keeps what the user changed at run time in `$XDG_STATE_HOME/chime/apps.state`, a GKeyFile,
+/// mode 0600: the app registry (settings changed with chimectl or by answering a prompt, and
+/// what Chime already asked) and `chimectl mute`.
 struct AppStateStore {
     let path: String
 
@@ -18,13 +19,13 @@ struct AppStateStore {
         ("budget-exempt", \.budgetExempt),
     ] }
 
-    func load() -> AppRegistry {
+    func load() -> (AppRegistry, muted: Bool?) {
         var registry = AppRegistry()
-        guard case .success(let text) = FileContents.read(path) else { return registry }
+        guard case .success(let text) = FileContents.read(path) else { return (registry, nil) }
         let file = KeyFile()
         if let error = file.load(text) {
             Log.warning("\(path): \(error); starting with no saved app settings")
-            return registry
+            return (registry, nil)
         }
         for group in file.groups where group.hasPrefix("app ") {
             var record = AppRegistry.Record()
@@ -38,11 +39,12 @@ struct AppStateStore {
             }
             registry.restore(String(group.dropFirst(4)), record)
         }
-        return registry
+        return (registry, file.string("daemon", "muted").flatMap(AppSettings.bool))
     }
 
-    func save(_ registry: AppRegistry) {
+    func save(_ registry: AppRegistry, muted: Bool?) {
         let file = KeyFile()
+        if let muted { file.set("daemon", "muted", "\(muted)") }
         for identity in registry.identities {
             guard let record = registry.record(identity) else { continue }
             let group = "app " + identity

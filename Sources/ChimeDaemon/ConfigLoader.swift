@@ -86,11 +86,12 @@ struct ConfigLoader {
         switch (kind, name.isEmpty) {
         case ("general", true): allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget"]
         case ("summary", true): allowed = ["times"]
+        case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
         case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "schedule"]
         case ("app", false): allowed = AppSettings.keys
         default:
             let header = lines.firstIndex { $0.trimmingWhitespace == "[\(group)]" }.map { "\(path):\($0 + 1)" } ?? path
-            throw Failure(description: "\(header): unknown section [\(group)]; sections are [general], [summary], [focus NAME] and [app NAME]")
+            throw Failure(description: "\(header): unknown section [\(group)]; sections are [general], [summary], [sounds], [focus NAME] and [app NAME]")
         }
         for key in file.keys(in: group) where !allowed.contains(key) {
             throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))
@@ -125,6 +126,27 @@ struct ConfigLoader {
                 times.append(time)
             }
             settings.summaryTimes = times.sorted()
+        case "sounds":
+            for (key, path) in [("theme", \SoundSettings.theme), ("active", \SoundSettings.activeEvent),
+                                ("time-sensitive", \SoundSettings.timeSensitiveEvent), ("critical", \SoundSettings.criticalEvent)] {
+                guard let text = value(key) else { continue }
+                guard !text.isEmpty, !text.contains("/") else { throw fail(key, "'\(text)' is not a sound theme or event name") }
+                settings.sounds[keyPath: path] = text
+            }
+            if let text = value("volume") {
+                guard let decibels = Double(text), decibels <= 6, decibels >= -60 else {
+                    throw fail("volume", "'\(text)' is not a volume in decibels between -60 and 6")
+                }
+                settings.sounds.volume = decibels
+            }
+            if let text = value("mute") {
+                guard let muted = AppSettings.bool(text) else { throw fail("mute", "'\(text)' is not true or false") }
+                settings.sounds.muted = muted
+            }
+            if let text = value("minimum-gap") {
+                guard let gap = Int64(text), gap >= 0 else { throw fail("minimum-gap", "'\(text)' is not a number of milliseconds") }
+                settings.sounds.minimumGap = gap
+            }
         case "focus":
             var mode = settings.focus(named: name) ?? FocusMode(name: name)
             mode.allowedApps = Set(file.list(group, "allowed-apps"))

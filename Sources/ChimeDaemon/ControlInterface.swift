@@ -11,6 +11,7 @@ extension Daemon {
             .merging(appHandlers()) { first, _ in first }
         return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
+            "Muted": { [unowned self] in .bool(attention.muted) },
         ])
     }
 
@@ -34,6 +35,7 @@ extension Daemon {
                     ("pid", .uint32(UInt32(getpid()))),
                     ("open", .uint32(UInt32(attention.server.count))),
                     ("focus", .string(attention.currentFocus?.name ?? "")),
+                    ("muted", .bool(attention.muted)),
                     ("config", .string(configLoader.path)),
                 ])]
             },
@@ -64,6 +66,13 @@ extension Daemon {
                 let count = attention.summaryQueue.count
                 apply(attention.deliverSummary(now: now))
                 return [.uint32(UInt32(count))]
+            },
+            "SetMuted": { [unowned self] call in
+                guard case .bool(let muted) = call.arguments[0] else { return [] }
+                attention.muteOverride = muted
+                apply([])
+                objects.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("Muted", .bool(muted))])
+                return []
             },
             "Reload": { [unowned self] _ throws(BusError) in
                 if let failure = reload() { throw BusError(BusError.invalidArgs, failure.description) }

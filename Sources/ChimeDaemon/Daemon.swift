@@ -1,7 +1,8 @@
 import ChimeCore
 import ChimeDBus
-import Glibc
 import ChimeGLib
+import ChimeSound
+import Glibc
 
 /// chimed: the core's state on the bus. Owns the connection, the open notifications and
 /// the one expiry timer; turns the core's events into signals. Runs on one thread.
@@ -24,6 +25,7 @@ public final class Daemon {
     private(set) var exitCode: Int32 = 0
     private var expiryTimer: DeadlineTimer?
     private var lockMonitor: LockMonitor?
+    private let soundPlayer: SoundPlayer
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
@@ -36,7 +38,9 @@ public final class Daemon {
         case .failure(let failure): Log.warning("\(failure); using the default settings")
         }
         attention = Attention(settings: settings)
-        attention.apps = appStore.load()
+        (attention.apps, attention.muteOverride) = appStore.load()
+        SoundTheme.makeFindable()
+        soundPlayer = SoundPlayer { Log.debug($0) }
         connection = try BusConnection()
         objects = ObjectServer(connection: connection)
         expiryTimer = DeadlineTimer { [unowned self] in apply(attention.server.expire(now: now.monotonic)) }
@@ -148,6 +152,10 @@ public final class Daemon {
                 emitNotifications("ActionInvoked", [.uint32(notification.id), .string(key)], to: notification.sender)
             case .replied(let notification, let text):
                 emitNotifications("NotificationReplied", [.uint32(notification.id), .string(text)], to: notification.sender)
+            case .playSound(let notification, let choice):
+                let sounds = attention.settings.sounds
+                soundPlayer.play(.init(choice: choice, theme: sounds.theme, volume: sounds.volume,
+                                       application: notification.appIdentity))
             }
         }
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
@@ -157,7 +165,7 @@ public final class Daemon {
         }
         if attention.apps.needsSaving {
             attention.apps.needsSaving = false
-            appStore.save(attention.apps)
+            appStore.save(attention.apps, muted: attention.muteOverride)
         }
     }
 

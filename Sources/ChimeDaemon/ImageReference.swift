@@ -1,6 +1,5 @@
 import CGLib
 import ChimeCore
-import Glibc
 
 /// Checks an image named by `app_icon`, `image-path` or `<img src>`: a themed icon name,
 /// or a local file that is regular, at most 10 MB and of a known image type. Files are
@@ -35,27 +34,7 @@ public enum ImageReference {
     }
 
     static func checkFile(_ path: String) -> Result<String, HintProblem> {
-        if path.split(separator: "/").contains("..") {
-            return .failure(.init("\(path) contains '..'"))
-        }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else {
-            return .failure(.init("\(path): \(String(cString: strerror(errno)))"))
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(.init("\(path) is not a regular file"))
-        }
-        guard info.st_size <= maximumFileBytes else {
-            return .failure(.init("\(path) is \(info.st_size) bytes, over the \(maximumFileBytes)-byte limit"))
-        }
-        var head = [UInt8](repeating: 0, count: 512)
-        let count = read(fd, &head, head.count)
-        guard count > 0, ImageType(magic: head[..<count]) != nil else {
-            return .failure(.init("\(path) is not a known image type"))
-        }
-        return .success(path)
+        LocalFile.check(path, maximumBytes: maximumFileBytes, kind: "image") { ImageType(magic: $0) != nil }
     }
 }
 

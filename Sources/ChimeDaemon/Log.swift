@@ -5,6 +5,9 @@ public enum Log {
     nonisolated(unsafe) private static var said: Set<String> = []
 
     public static func info(_ message: String) { write("chimed: " + message) }
+    /// Only with CHIME_DEBUG=1 in the environment: one line per sound, for tests and bug reports.
+    public static func debug(_ message: String) { if debugEnabled { write("chimed: debug: " + message) } }
+    private static let debugEnabled = getenv("CHIME_DEBUG").map { String(cString: $0) == "1" } ?? false
     public static func warning(_ message: String) { write("chimed: warning: " + message) }
 
     /// Says `message` once per `key`, so a flood of the same bad input cannot flood the log.

@@ -3,10 +3,10 @@ import ChimeDBus
 
 /// org.freedesktop.Notifications, as declared in dbus/org.freedesktop.Notifications.xml.
 extension Daemon {
-    /// Only what works is declared; `sound` and `persistence` join when their issues land.
+    /// Only what works is declared; `persistence` joins with the notification center.
     static let capabilities = [
         "actions", "action-icons", "body", "body-hyperlinks", "body-images", "body-markup",
-        "icon-static", "inline-reply", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+        "icon-static", "inline-reply", "sound", "x-canonical-private-synchronous", "x-dunst-stack-tag",
     ]
 
     func notificationsInterface() -> ExportedInterface {

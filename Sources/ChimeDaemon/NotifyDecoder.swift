@@ -31,6 +31,14 @@ public struct NotifyDecoder {
         if let path = hints.imagePath {
             hints.imagePath = checked(path, as: "image-path", problems: &problems)
         }
+        if let path = hints.soundFile {
+            switch SoundFile.check(path) {
+            case .success: break
+            case .failure(let problem):
+                hints.soundFile = nil
+                problems.append("sound-file: \(problem); the level's sound plays instead")
+            }
+        }
         let request = NotificationRequest(
             appName: appName,
             replacesID: replacesID,

@@ -18,6 +18,7 @@ enum Commands {
         case "dnd": try FocusCommands.dnd(&rest)
         case "apps": try AppCommands.apps(&rest)
         case "summary": try summary(&rest)
+        case "mute": try mute(&rest)
         case "reload":
             try rest.done()
             _ = try ControlClient().call("Reload")
@@ -35,6 +36,9 @@ enum Commands {
         } else {
             print("chimed \(status["version"]?.string ?? "?") is running (pid \(status["pid"]?.integer ?? 0))")
             print("open notifications: \(status["open"]?.integer ?? 0)")
+            let focus = status["focus"]?.string ?? ""
+            print("focus: \(focus.isEmpty ? "off" : focus)")
+            print("sound: \(status["muted"]?.bool == true ? "muted" : "on")")
         }
     }
 
@@ -42,6 +46,23 @@ enum Commands {
         let json = arguments.flag("--json")
         try arguments.done()
         printNotifications(try ControlClient().notifications(), json: json)
+    }
+
+    static func mute(_ arguments: inout Arguments) throws(CommandLineError) {
+        let command = arguments.next()
+        try arguments.done()
+        let client = try ControlClient()
+        let muted: Bool
+        switch command {
+        case "on": muted = true
+        case "off": muted = false
+        case "toggle":
+            let status = try client.call("GetStatus").first?.vardictEntries ?? [:]
+            muted = !(status["muted"]?.bool ?? false)
+        default: throw .usage("mute needs on, off or toggle")
+        }
+        _ = try client.call("SetMuted", [.bool(muted)])
+        print(muted ? "muted (critical notifications still sound)" : "sound on")
     }
 
     static func summary(_ arguments: inout Arguments) throws(CommandLineError) {

@@ -220,3 +220,42 @@ import Testing
         #expect(HiddenPreview.body(for: .make(hints: ["x-chime-hidden-preview-body": .string("Secret")])) == "Secret")
     }
 }
+
+@Suite struct SoundChoiceTests {
+    let settings = SoundSettings()
+
+    func choice(_ hints: [String: BusValue], app: AppSettings = DecisionTableTests.trusting) -> SoundChoice? {
+        let request = NotificationRequest.make(hints: hints)
+        let decision = DeliveryDecision.decide(request, identity: "app", context: .init(app: app))
+        return SoundChoice.choose(for: request, decision: decision, settings: settings)
+    }
+
+    @Test func eachLevelHasItsSound() {
+        #expect(choice(["urgency": .byte(0)]) == nil)
+        #expect(choice([:])?.event == "message-new-instant")
+        #expect(choice(["urgency": .byte(2)])?.event == "chime-time-sensitive")
+        #expect(choice(["x-chime-interruption-level": .string("critical")])?.event == "chime-critical")
+    }
+
+    @Test func soundNameAndFileAreUsedWithTheLevelAsFallback() {
+        let named = choice(["sound-name": .string("bell"), "sound-file": .string("/x.oga")])
+        #expect(named == SoundChoice(file: "/x.oga", event: "bell", fallback: "message-new-instant", level: .active))
+    }
+
+    @Test func suppressedAndSoundsOffAreSilent() {
+        #expect(choice(["suppress-sound": .bool(true)]) == nil)
+        var app = DecisionTableTests.trusting
+        app.sounds = false
+        #expect(choice([:], app: app) == nil)
+        #expect(choice(["x-chime-interruption-level": .string("critical")], app: app) != nil, "critical plays regardless")
+    }
+
+    @Test func aBurstPlaysOneSoundUnlessSomethingMoreUrgentComes() {
+        var throttle = SoundThrottle()
+        let admitted = [(InterruptionLevel.active, Int64(0)), (.active, 10), (.active, 999), (.critical, 1_000),
+                        (.timeSensitive, 1_500), (.active, 2_000)].map { level, ms in
+            throttle.admit(level, at: .at(ms), gap: 1_000)
+        }
+        #expect(admitted == [true, false, false, true, false, true])
+    }
+}

@@ -14,7 +14,7 @@ import Testing
         let other = try bus.client()
         let id = try other.notify(app: "bystander", summary: "still here")
         #expect(try other.list().contains { $0["id"] == .uint32(id) })
-        #expect(bus.daemon?.process.isRunning == true)
+        #expect(bus.daemon?.isRunning == true)
     }
 
     func refusal(_ arguments: [BusValue], method: String = "Notify") throws -> BusError? {

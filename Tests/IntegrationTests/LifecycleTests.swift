@@ -22,7 +22,7 @@ import Testing
         #expect(first.stderr.contains("another server took org.freedesktop.Notifications"))
         let id = try bus.client().notify()
         #expect(id >= 1)
-        #expect(second.process.isRunning)
+        #expect(second.isRunning)
         second.signal(SIGTERM)
         #expect(second.wait(timeout: 10) == 0)
     }

@@ -12,7 +12,12 @@ public struct Attention: Sendable {
     public var apps = AppRegistry()
     public var focus = FocusState()
     public var locked = false
-    public var muted = false
+    /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
+    public var muteOverride: Bool? {
+        didSet { if muteOverride != oldValue { apps.needsSaving = true } }
+    }
+    public var muted: Bool { muteOverride ?? settings.sounds.muted }
+    private var soundThrottle = SoundThrottle()
     /// The Focus last seen active, so its end is noticed and summarised.
     public private(set) var currentFocus: FocusState.Active?
     /// Set when the active Focus changed; the daemon announces it and clears this.
@@ -63,6 +68,11 @@ public struct Attention: Sendable {
         }
         let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision)
         events += result.events
+        if let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
+           soundThrottle.admit(choice.level, at: now.monotonic, gap: settings.sounds.minimumGap),
+           let notification = server.notification(result.id) {
+            events.append(.playSound(notification, choice))
+        }
         if case .focus = decision.hold {
             heldDuringFocus.count += 1
             heldDuringFocus.apps.insert(identity)

@@ -9,6 +9,7 @@ public struct ChimeSettings: Equatable, Sendable {
     public var timeSensitiveBudget = 3
     public var focusModes: [FocusMode] = [FocusMode(name: FocusMode.doNotDisturb)]
     public var summaryTimes: [ClockTime] = []
+    public var sounds = SoundSettings()
     /// `[app NAME]` sections: setting key -> text value, validated on load.
     public var apps: [String: [String: String]] = [:]
 

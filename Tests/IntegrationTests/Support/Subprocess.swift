@@ -3,44 +3,89 @@ import Glibc
 
 /// A child process with its output captured line by line. Waiting is always bounded:
 /// `line(matching:timeout:)` and `wait(timeout:)` return when the condition holds or time is up.
+/// Spawned with posix_spawn rather than Foundation's Process: children start with no signal
+/// blocked (Foundation's block SIGTERM), and exit is learnt by waitpid, on demand.
 final class Subprocess: @unchecked Sendable {
-    let process = Process()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
+    let pid: pid_t
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
+    private var status: Int32?
     private var stdoutBuffer = [UInt8]()
     private var stderrBuffer = [UInt8]()
     private(set) var stdoutLines: [String] = []
     private(set) var stderrLines: [String] = []
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw TestFailure("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in [outPipe[0], outPipe[1], errPipe[0], errPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard result == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw TestFailure("cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        stdoutFD = outPipe[0]
+        stderrFD = errPipe[0]
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if isRunning {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, nil, 0)
+        }
+        close(stdoutFD)
+        close(stderrFD)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool {
+        if status != nil { return false }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+        status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        return false
+    }
+
     var stdout: String { (stdoutLines + [String(decoding: stdoutBuffer, as: UTF8.self)]).joined(separator: "\n") }
     var stderr: String { (stderrLines + [String(decoding: stderrBuffer, as: UTF8.self)]).joined(separator: "\n") }
 
-    /// Waits for a line on stdout (or stderr) that satisfies `predicate`; returns it, or nil at the timeout.
-    func line(onStderr: Bool = false, timeout: Double = 10, matching predicate: (String) -> Bool) -> String? {
-        var checked = 0
+    /// Waits for a line on stdout (or stderr), from line index `from` on, that satisfies
+    /// `predicate`; returns it, or nil at the timeout.
+    func line(onStderr: Bool = false, from: Int = 0, timeout: Double = 10, matching predicate: (String) -> Bool) -> String? {
+        var checked = from
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let lines = onStderr ? stderrLines : stdoutLines
-            if let found = lines[checked...].first(where: predicate) { return found }
-            checked = lines.count
+            if checked < lines.count, let found = lines[checked...].first(where: predicate) { return found }
+            checked = max(checked, lines.count)
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 || pump(timeout: remaining) == .closed {
-                return (onStderr ? stderrLines : stdoutLines)[checked...].first(where: predicate)
+                let final = onStderr ? stderrLines : stdoutLines
+                return checked < final.count ? final[checked...].first(where: predicate) : nil
             }
         }
     }
@@ -50,8 +95,8 @@ final class Subprocess: @unchecked Sendable {
     /// Reads whatever output arrives within `timeout`.
     @discardableResult
     func pump(timeout: Double) -> PumpResult {
-        var fds = [pollfd(fd: stdoutPipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: stderrPipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
         guard poll(&fds, 2, Int32(max(0, timeout * 1000))) > 0 else { return .timeout }
         var result = PumpResult.closed
         for (index, fd) in fds.enumerated() where fd.revents != 0 {
@@ -77,13 +122,13 @@ final class Subprocess: @unchecked Sendable {
     /// Waits for the process to exit, reading its output meanwhile; nil if it is still running at the timeout.
     func wait(timeout: Double = 10) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, deadline.timeIntervalSinceNow > 0 {
+        while isRunning, deadline.timeIntervalSinceNow > 0 {
             if pump(timeout: min(0.02, max(0, deadline.timeIntervalSinceNow))) == .closed { usleep(1_000) }
         }
-        guard !process.isRunning else { return nil }
+        guard !isRunning else { return nil }
         while pump(timeout: 0) == .data {}
-        return process.terminationStatus
+        return status
     }
 
-    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    func signal(_ signal: Int32) { kill(pid, signal) }
 }

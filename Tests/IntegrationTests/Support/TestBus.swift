@@ -24,8 +24,12 @@ final class TestBus: @unchecked Sendable {
     /// Starts a bus; with `daemon`, also chimed, and waits until it owns its names.
     /// With `activation`, the bus instead starts chimed itself from dbus/'s activation files.
     /// With `config`, that text is chime.conf.
+    /// With `pulse`, chimed plays its sounds there (and logs each one); without, it finds no sound server.
+    let pulse: PulseServer?
+
     init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
-         systemBus: Bool = false) throws {
+         systemBus: Bool = false, pulse: PulseServer? = nil) throws {
+        self.pulse = pulse
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let config { try Self.write(config, to: Self.configPath(in: directory)) }
@@ -51,12 +55,11 @@ final class TestBus: @unchecked Sendable {
     }
 
     deinit {
-        if let daemon, daemon.process.isRunning {
+        if let daemon, daemon.isRunning {
             daemon.signal(SIGTERM)
             _ = daemon.wait(timeout: 5)
         }
-        // Foundation starts children with signals blocked, and dbus-daemon does not unblock
-        // SIGTERM (chimed does), so the throwaway bus is killed outright.
+        // Throwaway buses are killed outright.
         for process in [bus, systemBus].compactMap({ $0 }) {
             process.signal(SIGKILL)
             _ = process.wait(timeout: 5)
@@ -97,6 +100,8 @@ final class TestBus: @unchecked Sendable {
         env["DBUS_SESSION_BUS_ADDRESS"] = address
         // Never the machine's own system bus: the stand-in, or a socket that is not there.
         env["DBUS_SYSTEM_BUS_ADDRESS"] = systemAddress
+        env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        env["CHIME_DEBUG"] = "1"
         env["HOME"] = directory.path
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path

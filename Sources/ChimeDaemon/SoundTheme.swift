@@ -1,0 +1,24 @@
+import ChimeGLib
+import Glibc
+
+/// Chime's sounds are an XDG sound theme, `sounds/chime/`. libcanberra finds themes through
+/// XDG_DATA_DIRS, so chimed puts the folder that holds `sounds/chime` first: PREFIX/share when
+/// installed, the repository when run from the build tree.
+enum SoundTheme {
+    static func makeFindable() {
+        guard let executable = realpath("/proc/self/exe", nil) else { return }
+        let path = String(cString: executable)
+        free(executable)
+        let bin = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        // Installed: PREFIX/bin/chimed. Build tree: ROOT/.build/TRIPLE/CONFIG/chimed.
+        let candidates = [bin + "/../share", bin + "/../../.."]
+        guard let found = candidates.first(where: { access($0 + "/sounds/chime/index.theme", R_OK) == 0 }) else {
+            Log.warningOnce(key: "sound-theme", "Chime's sound theme was not found next to \(path); time-sensitive and critical notifications use the freedesktop sounds")
+            return
+        }
+        let current = getenv("XDG_DATA_DIRS").map { String(cString: $0) } ?? ""
+        let rest = current.isEmpty ? "/usr/local/share:/usr/share" : current
+        // Before any thread exists: setenv is not safe once the sound thread reads the environment.
+        setenv("XDG_DATA_DIRS", found + ":" + rest, 1)
+    }
+}

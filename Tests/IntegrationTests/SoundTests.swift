@@ -1,0 +1,144 @@
+import ChimeCore
+import Foundation
+import Glibc
+import Testing
+@testable import ChimeDBus
+
+/// Sound proven by recording a headless PulseAudio's null sink and measuring it with sox.
+/// Serialized: each test runs its own sound server, and two cores are enough for one at a time.
+@Suite(.serialized) struct SoundTests {
+    static let config = """
+    [app Alarm]
+    critical-alerts = true
+
+    [sounds]
+    minimum-gap = 0
+    """
+
+    /// Sends with notify-send, waits for chimed to say the sound finished, and measures what was recorded.
+    func peak(of arguments: [String], bus: TestBus, pulse: PulseServer) throws -> Double {
+        let recording = try pulse.record()
+        let daemon = try #require(bus.daemon)
+        daemon.pump(timeout: 0)
+        let before = daemon.stderrLines.count
+        _ = try bus.run("notify-send", arguments)
+        guard daemon.line(onStderr: true, from: before, timeout: 15, matching: { $0.contains("sound finished") }) != nil else {
+            Issue.record("no sound finished for \(arguments): \(daemon.stderr)")
+            return 0
+        }
+        recording.grow(by: 0.3)  // the monitor's buffer drains after playback ends
+        return try recording.stopAndMeasure()
+    }
+
+    /// Sends, waits until chimed has stored the notification, records a further second, and measures.
+    func peakWithoutSound(of arguments: [String], summary: String, bus: TestBus, pulse: PulseServer) throws -> Double {
+        let recording = try pulse.record()
+        _ = try bus.run("notify-send", arguments)
+        let client = try bus.client()
+        #expect(client.waitUntil { (try? client.list())?.contains { $0["summary"]?.string == summary } == true })
+        recording.grow(by: 1.0)
+        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started") } == false)
+        return try recording.stopAndMeasure()
+    }
+
+    @Test func activeTimeSensitiveAndCriticalPlay() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        #expect(try peak(of: ["-a", "Mail", "active", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(try peak(of: ["-a", "Calendar", "-u", "critical", "time-sensitive", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: event chime-time-sensitive") } == true)
+        #expect(try peak(of: ["-a", "Alarm", "-h", "string:x-chime-interruption-level:critical", "critical", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: event chime-critical") } == true)
+    }
+
+    @Test func passiveSuppressedMutedAndHeldAreSilent() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        #expect(try peakWithoutSound(of: ["-u", "low", "passive", "x"], summary: "passive", bus: bus, pulse: pulse) == 0)
+        #expect(try peakWithoutSound(of: ["-h", "boolean:suppress-sound:true", "suppressed", "x"], summary: "suppressed", bus: bus, pulse: pulse) == 0)
+        #expect(try bus.chimectl("mute", "on").status == 0)
+        #expect(try peakWithoutSound(of: ["muted", "x"], summary: "muted", bus: bus, pulse: pulse) == 0)
+        #expect(try bus.chimectl("mute", "off").status == 0)
+        #expect(try bus.chimectl("dnd", "on").status == 0)
+        #expect(try peakWithoutSound(of: ["held", "x"], summary: "held", bus: bus, pulse: pulse) == 0)
+    }
+
+    @Test func criticalPlaysEvenWhenMutedAndMuteIsKept() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        #expect(try bus.chimectl("mute", "on").status == 0)
+        #expect(try peak(of: ["-a", "Alarm", "-h", "string:x-chime-interruption-level:critical", "fire", "x"], bus: bus, pulse: pulse) > 0.05)
+        try bus.restartChimed()
+        #expect(try bus.chimectl("status").stdout.contains("sound: muted"))
+    }
+
+    @Test func soundFileAndSoundName() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
+        #expect(try peak(of: ["-h", "string:sound-file:\(file)", "with file", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: file \(file)") } == true)
+        #expect(try peak(of: ["-h", "string:sound-name:no-such-sound", "unknown name", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: event message-new-instant") } == true)
+    }
+
+    @Test func badSoundFilesFallBackToTheLevelsSound() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        let fifo = bus.directory.appendingPathComponent("fifo.oga").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let big = bus.directory.appendingPathComponent("big.oga").path
+        _ = FileManager.default.createFile(atPath: big, contents: Data("OggS".utf8))
+        #expect(truncate(big, 50 * 1024 * 1024) == 0)
+        let text = bus.directory.appendingPathComponent("notes.oga").path
+        _ = FileManager.default.createFile(atPath: text, contents: Data("just text".utf8))
+        let daemon = try #require(bus.daemon)
+        for path in [fifo, "/dev/zero", big, text, bus.directory.path + "/missing.oga", "sounds/x.oga", bus.directory.path + "/../x.oga"] {
+            let started = daemon.stderrLines.filter { $0.contains("sound started: event message-new-instant") }.count
+            #expect(try bus.run("notify-send", ["-h", "string:sound-file:\(path)", path, "x"]).status == 0)
+            #expect(daemon.line(onStderr: true, matching: { _ in
+                daemon.stderrLines.filter { $0.contains("sound started: event message-new-instant") }.count > started
+            }) != nil, "\(path)")
+        }
+        #expect(daemon.stderrLines.filter { $0.contains("sound-file:") && $0.contains("the level's sound plays instead") }.count == 7)
+    }
+
+    @Test func aBurstPlaysOneSound() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(pulse: pulse)
+        let client = try bus.client()
+        for index in 0..<20 { _ = try client.notify(app: "Chat", summary: "burst \(index)") }
+        let daemon = try #require(bus.daemon)
+        #expect(daemon.line(onStderr: true) { $0.contains("sound finished") } != nil)
+        // After the one sound finished, the other 19 never started one.
+        #expect(daemon.stderrLines.filter { $0.contains("sound started") }.count == 1)
+    }
+
+    @Test func aHungSoundServerNeverDelaysNotify() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        #expect(try peak(of: ["first", "x"], bus: bus, pulse: pulse) > 0.05)
+        pulse.process.signal(SIGSTOP)
+        defer { pulse.process.signal(SIGCONT) }
+        let client = try bus.client()
+        // libcanberra blocks for 30 s on a stopped server; each call here would time out after 10 s
+        // if that happened on the bus thread.
+        for index in 0..<10 { _ = try client.notify(app: "Chat", summary: "while hung \(index)") }
+        #expect(try bus.chimectl("status").status == 0)
+    }
+
+    @Test func withoutASoundServerNotificationsStillArrive() throws {
+        let bus = try TestBus()
+        #expect(try bus.run("notify-send", ["no server", "x"]).status == 0)
+        #expect(bus.daemon?.line(onStderr: true) { $0.contains("sound unavailable") } != nil)
+        #expect(try bus.client().list().contains { $0["summary"]?.string == "no server" })
+    }
+
+    @Test func aRestartedSoundServerIsFoundAgain() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        #expect(try peak(of: ["before", "x"], bus: bus, pulse: pulse) > 0.05)
+        try pulse.restart()
+        #expect(try peak(of: ["after", "x"], bus: bus, pulse: pulse) > 0.05)
+    }
+}
