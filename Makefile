@@ -9,7 +9,10 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                libnotify-bin libcanberra-dev libcanberra-pulse sound-theme-freedesktop \
                pulseaudio pulseaudio-utils sox libsox-fmt-base
 
-.PHONY: all deps build run test install uninstall clean
+# Only for `make bench`: the daemon users leave, and a display for it.
+BENCH_PACKAGES = dunst xvfb
+
+.PHONY: all deps build run test bench bench-quick bench-build install uninstall clean
 
 all: build
 
@@ -35,6 +38,23 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Benchmarks (release build): chimed against bench/reference-server.c and dunst, as ratios.
+# `make bench` writes BENCHMARKS.md; `make bench-quick` is a smoke check of the harness.
+bench: deps
+	@$(MAKE) --no-print-directory APT_PACKAGES="$(BENCH_PACKAGES)" deps
+	@$(MAKE) --no-print-directory bench-build
+	"$$($(SWIFT) build -c release --show-bin-path)/chime-bench" "$$($(SWIFT) build -c release --show-bin-path)" --write BENCHMARKS.md
+
+bench-quick: deps bench-build
+	"$$($(SWIFT) build -c release --show-bin-path)/chime-bench" "$$($(SWIFT) build -c release --show-bin-path)" --quick
+
+bench-build:
+	$(SWIFT) build -c release --product chimed
+	$(SWIFT) build -c release --product chime-bench
+	bin=$$($(SWIFT) build -c release --show-bin-path); \
+	cc -O2 -o $$bin/reference-server bench/reference-server.c $$(pkg-config --cflags --libs dbus-1) && \
+	cp bench/dunstrc $$bin/dunstrc
 
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML.
 install:

@@ -43,7 +43,13 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeTestSupport"]),
+
+        // Child processes and a headless PulseAudio, shared by the bus tests and the benchmark.
+        .target(name: "ChimeTestSupport", path: "Tests/Support"),
+        // `make bench`: Chime against a do-nothing reference server and dunst.
+        .executableTarget(name: "chime-bench", dependencies: ["ChimeDBus", "ChimeCore", "ChimeTestSupport"],
+                          path: "bench/chime-bench"),
     ]
 )
 

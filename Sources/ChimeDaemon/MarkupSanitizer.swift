@@ -12,7 +12,8 @@ public struct MarkupSanitizer {
     }
 
     public func sanitize(_ body: String) -> String {
-        if !body.contains("<") && !body.contains("&") { return body }
+        // Plain text is most bodies: a byte scan, not a walk over grapheme clusters.
+        if !body.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) { return body }
         var output = ""
         var closers: [String] = []
         var depth = 0

@@ -19,16 +19,18 @@ enum NotificationRecord {
             ("urgency", .byte(notification.urgency.rawValue)),
             ("level", .string((notification.decision?.level ?? InterruptionPolicy.requestedLevel(request)).rawValue)),
             ("state", .string(notification.state.name)),
-            ("redacted", .bool(redacted)),
             ("expire-timeout", .int32(request.expireTimeout)),
-            ("resident", .bool(hints.resident)),
-            ("transient", .bool(hints.transient)),
-            ("action-icons", .bool(hints.actionIcons)),
             ("sender", .string(notification.sender)),
         ]
         func add(_ key: String, _ value: BusValue?) {
             if let value { entries.append((key, value)) }
         }
+        // Flags appear only when true: every entry costs marshalling on every signal.
+        func flag(_ key: String, _ on: Bool) { if on { entries.append((key, .bool(true))) } }
+        flag("redacted", redacted)
+        flag("resident", hints.resident)
+        flag("transient", hints.transient)
+        flag("action-icons", hints.actionIcons)
         if case .heldByFocus(let focus) = notification.state { add("held-by", .string(focus)) }
         add("sound", notification.decision.map { .bool($0.sound) })
         add("app-icon", request.appIcon.map { .string($0) })

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Glibc
 import Testing

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 import Glibc
 import Testing

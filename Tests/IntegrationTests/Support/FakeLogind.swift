@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 @testable import ChimeDBus
 

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Glibc
 @testable import ChimeDBus
@@ -163,9 +164,4 @@ final class TestBus: @unchecked Sendable {
 
     /// A client connection of our own, to send exactly what a test needs.
     func client() throws -> TestClient { try TestClient(address: address) }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 
 /// `chimectl watch` running beside a test: what was presented, as a person at the screen

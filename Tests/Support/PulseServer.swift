@@ -3,12 +3,12 @@ import Glibc
 
 /// A headless PulseAudio with a null sink, private to one test, and recordings of what reached it.
 /// The recording is raw s16le stereo at 48 kHz, so it can be cut off at any moment, and sox measures it.
-final class PulseServer: @unchecked Sendable {
-    let directory: URL
-    private(set) var process: Subprocess
-    var address: String { "unix:\(directory.path)/pulse/native" }
+public final class PulseServer: @unchecked Sendable {
+    public let directory: URL
+    public private(set) var process: Subprocess
+    public var address: String { "unix:\(directory.path)/pulse/native" }
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-pulse-\(UUID().uuidString)")
         for folder in ["pulse", "xdg", "home"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true,
@@ -36,7 +36,7 @@ final class PulseServer: @unchecked Sendable {
     }
 
     /// Kills the server outright and starts a new one on the same socket.
-    func restart() throws {
+    public func restart() throws {
         process.signal(SIGKILL)
         _ = process.wait(timeout: 10)
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("pulse/native"))
@@ -50,11 +50,11 @@ final class PulseServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func record() throws -> Recording { try Recording(server: self) }
+    public func record() throws -> Recording { try Recording(server: self) }
 
-    final class Recording: @unchecked Sendable {
-        static let bytesPerSecond = 48_000 * 2 * 2
-        let file: URL
+    public final class Recording: @unchecked Sendable {
+        public static let bytesPerSecond = 48_000 * 2 * 2
+        public let file: URL
         private let process: Subprocess
 
         init(server: PulseServer) throws {
@@ -67,12 +67,12 @@ final class PulseServer: @unchecked Sendable {
 
         deinit { process.signal(SIGKILL) }
 
-        var bytes: Int { (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 }
+        public var bytes: Int { (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 }
 
         /// Waits until `seconds` more audio has been recorded: the null sink's monitor produces
         /// samples continuously, so this is a condition, not a guess at how long playback takes.
         @discardableResult
-        func grow(by seconds: Double, timeout: Double = 15) -> Bool {
+        public func grow(by seconds: Double, timeout: Double = 15) -> Bool {
             let target = bytes + Int(seconds * Double(Self.bytesPerSecond))
             let deadline = Date().addingTimeInterval(timeout)
             while bytes < target {
@@ -83,7 +83,7 @@ final class PulseServer: @unchecked Sendable {
         }
 
         /// Stops and measures with sox: the peak amplitude, 0 for silence.
-        func stopAndMeasure() throws -> Double {
+        public func stopAndMeasure() throws -> Double {
             process.signal(SIGKILL)
             _ = process.wait(timeout: 5)
             let sox = try Subprocess("/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "2", file.path, "-n", "stat"],

@@ -5,17 +5,17 @@ import Glibc
 /// `line(matching:timeout:)` and `wait(timeout:)` return when the condition holds or time is up.
 /// Spawned with posix_spawn rather than Foundation's Process: children start with no signal
 /// blocked (Foundation's block SIGTERM), and exit is learnt by waitpid, on demand.
-final class Subprocess: @unchecked Sendable {
-    let pid: pid_t
+public final class Subprocess: @unchecked Sendable {
+    public let pid: pid_t
     private let stdoutFD: Int32
     private let stderrFD: Int32
     private var status: Int32?
     private var stdoutBuffer = [UInt8]()
     private var stderrBuffer = [UInt8]()
-    private(set) var stdoutLines: [String] = []
-    private(set) var stderrLines: [String] = []
+    public private(set) var stdoutLines: [String] = []
+    public private(set) var stderrLines: [String] = []
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw TestFailure("pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -62,7 +62,7 @@ final class Subprocess: @unchecked Sendable {
         close(stderrFD)
     }
 
-    var isRunning: Bool {
+    public var isRunning: Bool {
         if status != nil { return false }
         var raw: Int32 = 0
         guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
@@ -70,12 +70,12 @@ final class Subprocess: @unchecked Sendable {
         return false
     }
 
-    var stdout: String { (stdoutLines + [String(decoding: stdoutBuffer, as: UTF8.self)]).joined(separator: "\n") }
-    var stderr: String { (stderrLines + [String(decoding: stderrBuffer, as: UTF8.self)]).joined(separator: "\n") }
+    public var stdout: String { (stdoutLines + [String(decoding: stdoutBuffer, as: UTF8.self)]).joined(separator: "\n") }
+    public var stderr: String { (stderrLines + [String(decoding: stderrBuffer, as: UTF8.self)]).joined(separator: "\n") }
 
     /// Waits for a line on stdout (or stderr), from line index `from` on, that satisfies
     /// `predicate`; returns it, or nil at the timeout.
-    func line(onStderr: Bool = false, from: Int = 0, timeout: Double = 10, matching predicate: (String) -> Bool) -> String? {
+    public func line(onStderr: Bool = false, from: Int = 0, timeout: Double = 10, matching predicate: (String) -> Bool) -> String? {
         var checked = from
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -90,11 +90,11 @@ final class Subprocess: @unchecked Sendable {
         }
     }
 
-    enum PumpResult { case data, timeout, closed }
+    public enum PumpResult { case data, timeout, closed }
 
     /// Reads whatever output arrives within `timeout`.
     @discardableResult
-    func pump(timeout: Double) -> PumpResult {
+    public func pump(timeout: Double) -> PumpResult {
         var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
         guard poll(&fds, 2, Int32(max(0, timeout * 1000))) > 0 else { return .timeout }
@@ -120,7 +120,7 @@ final class Subprocess: @unchecked Sendable {
     }
 
     /// Waits for the process to exit, reading its output meanwhile; nil if it is still running at the timeout.
-    func wait(timeout: Double = 10) -> Int32? {
+    public func wait(timeout: Double = 10) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning, deadline.timeIntervalSinceNow > 0 {
             if pump(timeout: min(0.02, max(0, deadline.timeIntervalSinceNow))) == .closed { usleep(1_000) }
@@ -130,5 +130,11 @@ final class Subprocess: @unchecked Sendable {
         return status
     }
 
-    func signal(_ signal: Int32) { kill(pid, signal) }
+    public func signal(_ signal: Int32) { kill(pid, signal) }
+}
+
+/// A failure in the harness itself (a process that would not start), as opposed to a failed expectation.
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,98 @@
+import ChimeCore
+import ChimeDBus
+import Foundation
+
+/// A libdbus client for the measurements: blocking calls, pipelined sends, signal waits.
+final class BenchClient: @unchecked Sendable {
+    let connection: BusConnection
+    private(set) var repliesSeen = 0
+    private(set) var replyTimes: [UInt64] = []
+    private(set) var signalsSeen: [String] = []
+    var recordReplyTimes = false
+
+    init(address: String) throws {
+        connection = try BusConnection(address: address)
+        connection.setHandler { [unowned self] message in
+            switch message.kind {
+            case .methodReturn, .error:
+                repliesSeen += 1
+                if recordReplyTimes { replyTimes.append(nanoseconds()) }
+            case .signal:
+                signalsSeen.append(message.member ?? "")
+            default: break
+            }
+            return true
+        }
+    }
+
+    static let body = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 4).prefix(200)
+
+    static func notify(app: String = "Bench", image: BusValue? = nil) -> Message {
+        var hints: [(String, BusValue)] = [("urgency", .byte(1)), ("category", .string("im.received")),
+                                           ("desktop-entry", .string("org.example.Bench"))]
+        if let image { hints.append(("image-data", image)) }
+        return .methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                           interface: "org.freedesktop.Notifications", method: "Notify",
+                           arguments: [.string(app), .uint32(0), .string(""), .string("Ada Lovelace"), .string(String(body)),
+                                       .stringArray(["default", "Open", "reply", "Reply"]), .vardict(hints), .int32(-1)])
+    }
+
+    static let image: BusValue = .structure([.int32(64), .int32(64), .int32(256), .bool(true), .int32(8), .int32(4),
+                                             .bytes([UInt8](repeating: 0x7f, count: 64 * 256))])
+
+    /// Round-trip times of `count` sequential calls, in nanoseconds; stops early after `limit` seconds.
+    func sequential(_ count: Int, image: BusValue? = nil, app: String = "Bench", limit: Double = .infinity) throws -> [UInt64] {
+        var samples: [UInt64] = []
+        samples.reserveCapacity(count)
+        let deadline = Double(nanoseconds()) + limit * 1e9
+        for _ in 0..<count where Double(nanoseconds()) < deadline {
+            let message = Self.notify(app: app, image: image)
+            let start = nanoseconds()
+            _ = try connection.call(message, timeoutMilliseconds: 60_000)
+            samples.append(nanoseconds() - start)
+        }
+        return samples
+    }
+
+    /// Sends `count` calls without waiting, then collects replies for at most `limit` seconds;
+    /// returns each reply's arrival time (fewer than `count` when the server could not keep up).
+    func pipelined(_ count: Int, limit: Double) -> (start: UInt64, replies: [UInt64]) {
+        repliesSeen = 0
+        replyTimes = []
+        recordReplyTimes = true
+        defer { recordReplyTimes = false }
+        let start = nanoseconds()
+        for _ in 0..<count { connection.send(Self.notify()) }
+        let deadline = nanoseconds() + UInt64(limit * 1e9)
+        while repliesSeen < count, nanoseconds() < deadline {
+            _ = connection.readWriteDispatch(timeoutMilliseconds: 100)
+        }
+        return (start, replyTimes)
+    }
+
+    func waitForSignal(_ member: String, timeout: Double) -> Bool {
+        let deadline = nanoseconds() + UInt64(timeout * 1e9)
+        while !signalsSeen.contains(member) {
+            guard nanoseconds() < deadline else { return false }
+            _ = connection.readWriteDispatch(timeoutMilliseconds: 10)
+        }
+        return true
+    }
+
+    /// Nanoseconds from CloseNotification to the NotificationClosed signal, `count` times.
+    func closeLatencies(_ count: Int) throws -> [UInt64] {
+        try connection.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
+        var samples: [UInt64] = []
+        for _ in 0..<count {
+            guard case .uint32(let id)? = try connection.call(Self.notify()).first else { continue }
+            signalsSeen.removeAll()
+            let start = nanoseconds()
+            connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                        interface: "org.freedesktop.Notifications", method: "CloseNotification",
+                                        arguments: [.uint32(id)]))
+            guard waitForSignal("NotificationClosed", timeout: 10) else { continue }
+            samples.append(nanoseconds() - start)
+        }
+        return samples
+    }
+}

@@ -1,0 +1,81 @@
+import ChimeTestSupport
+import Foundation
+import Glibc
+
+/// One notification server under test, on a private bus of its own.
+final class Server {
+    enum Kind: String { case reference, chimed, dunst }
+
+    let kind: Kind
+    let directory: URL
+    let busAddress: String
+    private let bus: Subprocess
+    private var display: Subprocess?
+    private(set) var process: Subprocess?
+    /// Milliseconds from spawning the server to its owning org.freedesktop.Notifications.
+    private(set) var startup: Double = .nan
+
+    init(_ kind: Kind, binaries: URL, pulse: PulseServer?) throws {
+        self.kind = kind
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(kind.rawValue)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        busAddress = "unix:path=\(directory.path)/bus.sock"
+        bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(busAddress)"],
+                             environment: ProcessInfo.processInfo.environment)
+        guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else { throw TestFailure("dbus-daemon did not start") }
+
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        env["HOME"] = directory.path
+        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
+        env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        var executable: String
+        var arguments: [String] = []
+        switch kind {
+        case .reference:
+            executable = binaries.appendingPathComponent("reference-server").path
+        case .chimed:
+            executable = binaries.appendingPathComponent("chimed").path
+        case .dunst:
+            let xvfb = try Subprocess("/usr/bin/Xvfb", [":97", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], environment: env)
+            display = xvfb
+            env["DISPLAY"] = ":97"
+            // Xvfb is ready once a client can connect; xdpyinfo-free check: its socket exists.
+            let deadline = Date().addingTimeInterval(10)
+            while access("/tmp/.X11-unix/X97", F_OK) != 0, Date() < deadline { xvfb.pump(timeout: 0.01) }
+            executable = "/usr/bin/dunst"
+            arguments = ["-config", binaries.appendingPathComponent("dunstrc").path]
+        }
+        // Startup: from spawn to the name's owner appearing, seen as NameOwnerChanged.
+        let watcher = try BenchClient(address: busAddress)
+        try watcher.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'")
+        let start = nanoseconds()
+        // CHIME_BENCH_WRAP runs chimed under a profiler, e.g. "valgrind --tool=callgrind".
+        if kind == .chimed, let wrap = env["CHIME_BENCH_WRAP"], !wrap.isEmpty {
+            let words = wrap.split(separator: " ").map(String.init)
+            arguments = Array(words.dropFirst()) + [executable] + arguments
+            executable = words[0].hasPrefix("/") ? words[0] : "/usr/bin/" + words[0]
+        }
+        process = try Subprocess(executable, arguments, environment: env)
+        guard watcher.waitForSignal("NameOwnerChanged", timeout: 60) else {
+            throw TestFailure("\(kind) did not take the name: \(process?.stderr ?? "")")
+        }
+        startup = Double(nanoseconds() - start) / 1e6
+    }
+
+    var pid: pid_t { process?.pid ?? 0 }
+
+    func stop() {
+        // SIGTERM first, so a profiler wrapping chimed writes its output.
+        process?.signal(SIGTERM)
+        _ = process?.wait(timeout: 20)
+        for child in [process, display, bus].compactMap({ $0 }) {
+            child.signal(SIGKILL)
+            _ = child.wait(timeout: 5)
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

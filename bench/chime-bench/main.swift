@@ -1,0 +1,164 @@
+import ChimeTestSupport
+import Foundation
+import Glibc
+
+// chime-bench: each server on its own private bus, measured the same way in one run;
+// figures are reported as ratios against the reference measured in the same run.
+// Usage: chime-bench BINDIR [--quick] [--only reference|chimed|dunst] [--write FILE]
+
+struct Sizes {
+    var sequential = 5_000
+    var pipelined = 20_000
+    var closes = 300
+    var floodWitness = 1_000
+    /// Seconds a flood phase may take: dunst falls to a few notifications a second under one.
+    var limit = 120.0
+    static let quick = Sizes(sequential: 500, pipelined: 2_000, closes: 50, floodWitness: 100, limit: 10)
+}
+
+struct Metrics {
+    var startup = Double.nan, idleRSS = Double.nan
+    var p50 = Double.nan, p99 = Double.nan, imageP50 = Double.nan, imageP99 = Double.nan
+    var pipelined = Double.nan, first1000 = Double.nan, last1000 = Double.nan
+    var close50 = Double.nan, rss = Double.nan, hwm = Double.nan, floodP99 = Double.nan
+    /// Replies received of those pipelined, when the server could not answer them all in time.
+    var answered: Int?
+}
+
+func measure(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Sizes) throws -> Metrics {
+    let server = try Server(kind, binaries: binaries, pulse: pulse)
+    defer { server.stop() }
+    var m = Metrics()
+    m.startup = server.startup
+    let client = try BenchClient(address: server.busAddress)
+    _ = try client.sequential(20)  // warm up: first-call costs are start-up's, not Notify's
+    m.idleRSS = memory(of: server.pid).rss
+    let plain = try client.sequential(sizes.sequential)
+    (m.p50, m.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
+    let image = try client.sequential(sizes.sequential, image: BenchClient.image)
+    (m.imageP50, m.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
+    m.close50 = percentile(try client.closeLatencies(sizes.closes), 0.5) / 1e3
+    let run = client.pipelined(sizes.pipelined, limit: sizes.limit)
+    if let last = run.replies.last, run.replies.count > 1 {
+        m.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
+    }
+    if run.replies.count == sizes.pipelined, let last = run.replies.last {
+        // Between replies, so the first window does not include the time spent sending.
+        let window = min(1_000, sizes.pipelined / 4)
+        m.first1000 = Double(window) / (Double(run.replies[window] - run.replies[0]) / 1e9)
+        m.last1000 = Double(window) / (Double(last - run.replies[sizes.pipelined - window - 1]) / 1e9)
+    } else {
+        m.answered = run.replies.count
+    }
+    (m.rss, m.hwm) = memory(of: server.pid)
+    // Another app's Notify while one client floods.
+    let flooder = try BenchClient(address: server.busAddress)
+    let flood = Thread { _ = flooder.pipelined(sizes.pipelined, limit: sizes.limit) }
+    flood.start()
+    let witness = try BenchClient(address: server.busAddress)
+    let during = try witness.sequential(sizes.floodWitness, app: "Witness", limit: sizes.limit)
+    m.floodP99 = percentile(during, 0.99) / 1e3
+    while !flood.isFinished { usleep(10_000) }
+    return m
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let binDir = arguments.first else {
+    print("usage: chime-bench BINDIR [--quick] [--write FILE]")
+    exit(2)
+}
+let binaries = URL(fileURLWithPath: binDir)
+let quick = arguments.contains("--quick")
+let sizes = quick ? Sizes.quick : Sizes()
+let output = arguments.firstIndex(of: "--write").flatMap { $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }
+
+let pulse = try? PulseServer()
+if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound server") }
+var results: [Server.Kind: Metrics] = [:]
+var kinds: [Server.Kind] = [.reference, .chimed]
+if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
+    // The quick smoke check leaves dunst out: it alone takes minutes under a flood.
+    if !quick { kinds.append(.dunst) }
+} else {
+    print("note: dunst or Xvfb not installed; measuring without it")
+}
+if let only = arguments.firstIndex(of: "--only").flatMap({ $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }) {
+    kinds = Server.Kind(rawValue: only).map { [$0] } ?? []
+}
+for kind in kinds {
+    print("measuring \(kind.rawValue)...")
+    fflush(nil)
+    do {
+        results[kind] = try measure(kind, binaries: binaries, pulse: pulse, sizes: sizes)
+    } catch {
+        print("  \(kind.rawValue) failed: \(error)")
+    }
+}
+
+func format(_ value: Double, _ digits: Int = 2) -> String {
+    value.isNaN ? "-" : String(format: "%.\(digits)f", value)
+}
+
+struct Row {
+    var name: String
+    var unit: String
+    var value: (Metrics) -> Double
+    /// Better when larger (throughput) rather than smaller (time, memory).
+    var higherIsBetter = false
+    var target: String = ""
+}
+
+let rows: [Row] = [
+    Row(name: "Notify p50", unit: "µs", value: { $0.p50 }, target: "≤ 1.2x ref"),
+    Row(name: "Notify p99", unit: "µs", value: { $0.p99 }, target: "≤ 2x ref"),
+    Row(name: "Notify p50, 64x64 image", unit: "µs", value: { $0.imageP50 }),
+    Row(name: "Notify p99, 64x64 image", unit: "µs", value: { $0.imageP99 }),
+    Row(name: "pipelined throughput (\(sizes.pipelined))", unit: "/s", value: { $0.pipelined }, higherIsBetter: true, target: "≥ 0.7x ref"),
+    Row(name: "last-1000 / first-1000 throughput", unit: "ratio", value: { $0.last1000 / $0.first1000 }, higherIsBetter: true, target: "≥ 0.9"),
+    Row(name: "CloseNotification → NotificationClosed p50", unit: "µs", value: { $0.close50 }),
+    Row(name: "another client's Notify p99 during a flood", unit: "µs", value: { $0.floodP99 }),
+    Row(name: "RSS idle", unit: "MB", value: { $0.idleRSS / 1024 }, target: "≤ 15 MB"),
+    Row(name: "RSS after the run (VmRSS)", unit: "MB", value: { $0.rss / 1024 }, target: "≤ 40 MB"),
+    Row(name: "peak RSS (VmHWM)", unit: "MB", value: { $0.hwm / 1024 }),
+    Row(name: "start-up to name owned", unit: "ms", value: { $0.startup }, target: "≤ 150 ms"),
+]
+
+var report = "| metric | chimed / reference | chimed / dunst | target |\n|---|---|---|---|\n"
+for row in rows {
+    let chimed = results[.chimed].map(row.value) ?? .nan
+    let reference = results[.reference].map(row.value) ?? .nan
+    let dunst = results[.dunst].map(row.value) ?? .nan
+    let isRatio = row.unit == "ratio"
+    report += "| \(row.name) | \(isRatio ? "-" : format(chimed / reference) + "x") | \(isRatio ? "-" : format(chimed / dunst) + "x") | \(row.target) |\n"
+}
+report += "\nAbsolute figures (they vary by machine; compare ratios):\n\n| metric | unit | reference | chimed | dunst |\n|---|---|---|---|---|\n"
+for row in rows {
+    let cells = [Server.Kind.reference, .chimed, .dunst].map { results[$0].map(row.value).map { format($0) } ?? "-" }
+    report += "| \(row.name) | \(row.unit) | " + cells.joined(separator: " | ") + " |\n"
+}
+for (kind, metrics) in results.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+    if let answered = metrics.answered {
+        report += "\n\(kind.rawValue) answered \(answered) of \(sizes.pipelined) pipelined calls within \(Int(sizes.limit)) s; its throughput counts those, and it has no last-1000 figure.\n"
+    }
+}
+print("")
+print(report)
+if let output, !quick {
+    var system = utsname()
+    _ = uname(&system)
+    let machine = withUnsafeBytes(of: system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let text = """
+    # Benchmarks
+
+    Made by `make bench` (`\(CommandLine.arguments.joined(separator: " "))`) on \(ISO8601DateFormatter().string(from: Date())),
+    \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs alone on its own private `dbus-daemon`;
+    the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
+    cost); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
+    config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""). Payload: 200-byte body, two actions, urgency,
+    category and desktop-entry; \(sizes.sequential) sequential calls, \(sizes.pipelined) pipelined.
+
+    \(report)
+    """
+    try text.write(toFile: output, atomically: true, encoding: .utf8)
+    print("wrote \(output)")
+}
