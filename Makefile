@@ -49,7 +49,10 @@ bench: deps
 bench-quick: deps bench-build
 	"$$($(SWIFT) build -c release --show-bin-path)/chime-bench" "$$($(SWIFT) build -c release --show-bin-path)" --quick
 
+# From clean: an incremental release build (cross-module optimisation) once kept a stale class
+# layout in chimed's main and corrupted its heap.
 bench-build:
+	rm -rf "$$($(SWIFT) build -c release --show-bin-path)"
 	$(SWIFT) build -c release --product chimed
 	$(SWIFT) build -c release --product chime-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
@@ -58,6 +61,7 @@ bench-build:
 
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML.
 install:
+	rm -rf "$$($(SWIFT) build -c release --show-bin-path)"
 	$(SWIFT) build -c release
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -Dm755 $$bin/chimed $(DESTDIR)$(PREFIX)/bin/chimed; \

@@ -1,5 +1,8 @@
 #include "chime_shims.h"
 #include <glib.h>
+#include <malloc.h>
+
+void chime_release_free_memory(void) { malloc_trim(0); }
 
 int chime_source_continue(void) { return G_SOURCE_CONTINUE; }
 int chime_source_remove(void) { return G_SOURCE_REMOVE; }

@@ -11,6 +11,11 @@ public struct NotificationServer: Sendable {
     /// The app identities each connected client has notified as, so a client may close
     /// or replace what another connection of the same app sent (notify-send -r runs anew each time).
     private var identitiesBySender: [String: Set<String>] = [:]
+    /// Ids whose image-data is held, oldest first, and the bytes they hold: raw images are big
+    /// (64x64 RGBA is 16 KB), so only the newest stay once they pass `imageBudget`.
+    private var imageHolders: [UInt32] = []
+    private(set) var imageBytes = 0
+    public static let imageBudget = 8 * 1024 * 1024
 
     /// `lastID`: the highest id ever handed out, so ids continue past it.
     public init(settings: ServerSettings = .init(), lastID: UInt32 = 0) {
@@ -53,9 +58,15 @@ public struct NotificationServer: Sendable {
         }
         notification.state = state
         notification.decision = decision
+        if let previous = target?.request.hints.imageData { imageBytes -= previous.pixels.count }
+        if let image = request.hints.imageData {
+            imageBytes += image.pixels.count
+            imageHolders.append(notification.id)
+        }
         open[notification.id] = notification
+        enforceImageBudget()
         if let expires { expiries.insert(notification.id, at: expires) }
-        return (notification.id, [state == .presented ? .presented(notification) : .stored(notification)])
+        return (notification.id, [state == .presented ? .presented(notification) : .stored(notification)] + enforceOpenLimit())
     }
 
     /// The open notification this request replaces: its replaces_id, else a stack tag of the same app.
@@ -168,8 +179,41 @@ public struct NotificationServer: Sendable {
         return lastID
     }
 
+    /// Past `maximumOpen`, the oldest notifications that would expire anyway expire now.
+    private mutating func enforceOpenLimit() -> [ServerEvent] {
+        guard open.count > settings.maximumOpen else { return [] }
+        var events: [ServerEvent] = []
+        var index = 0
+        while open.count > settings.maximumOpen, index < order.count {
+            let id = order[index]
+            index += 1
+            if let candidate = open[id], candidate.expires != nil { events += remove(id, reason: .expired) }
+        }
+        // The scanned prefix holds only closed ids and ones that never expire: drop the closed ones
+        // now, so the next scan does not walk them again.
+        let kept = order[..<index].filter { open[$0] != nil }
+        order.replaceSubrange(..<index, with: kept)
+        return events
+    }
+
+    /// Drops the pixels of the oldest images until the newest fit the budget; the notification
+    /// itself stays, shown with its app icon instead.
+    private mutating func enforceImageBudget() {
+        var dropped = 0
+        while imageBytes > Self.imageBudget, dropped < imageHolders.count {
+            let id = imageHolders[dropped]
+            dropped += 1
+            guard let image = open[id]?.request.hints.imageData else { continue }
+            open[id]?.request.hints.imageData = nil
+            imageBytes -= image.pixels.count
+        }
+        if dropped > 0 { imageHolders.removeFirst(dropped) }
+        if imageHolders.count > 4 * (open.count + 16) { imageHolders.removeAll { open[$0]?.request.hints.imageData == nil } }
+    }
+
     private mutating func remove(_ id: UInt32, reason: CloseReason) -> [ServerEvent] {
         guard let notification = open.removeValue(forKey: id) else { return [] }
+        if let image = notification.request.hints.imageData { imageBytes -= image.pixels.count }
         if order.count > 2 * open.count + 64 { order.removeAll { open[$0] == nil } }
         return [.closed(notification, reason)]
     }

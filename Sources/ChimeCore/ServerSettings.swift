@@ -2,8 +2,12 @@
 public struct ServerSettings: Equatable, Sendable {
     /// Used when a client sends expire_timeout -1.
     public var defaultTimeout: Duration = .seconds(5)
+    /// Open notifications kept at most: past it, the oldest that can expire expire early, so a
+    /// flood cannot grow the daemon without bound (nobody reads thousands of banners).
+    public var maximumOpen = 2_000
 
-    public init(defaultTimeout: Duration = .seconds(5)) {
+    public init(defaultTimeout: Duration = .seconds(5), maximumOpen: Int = 2_000) {
         self.defaultTimeout = defaultTimeout
+        self.maximumOpen = maximumOpen
     }
 }

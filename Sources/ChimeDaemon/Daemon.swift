@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeDBus
 import ChimeGLib
 import ChimeSound
+import CShims
 import Glibc
 
 /// chimed: the core's state on the bus. Owns the connection, the open notifications and
@@ -43,7 +44,12 @@ public final class Daemon {
         soundPlayer = SoundPlayer { Log.debug($0) }
         connection = try BusConnection()
         objects = ObjectServer(connection: connection)
-        expiryTimer = DeadlineTimer { [unowned self] in apply(attention.server.expire(now: now.monotonic)) }
+        expiryTimer = DeadlineTimer { [unowned self] in
+            let events = attention.server.expire(now: now.monotonic)
+            apply(events)
+            // After a flood expires, hand the freed memory back instead of keeping the peak.
+            if events.count > 256 { chime_release_free_memory() }
+        }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         objects.export(controlInterface(), at: Self.controlPath)
         try watchBus()

@@ -177,3 +177,35 @@ import Testing
         #expect(events.map(\.closedReason) == [.expired])
     }
 }
+
+@Suite struct ImageBudgetTests {
+    @Test func onlyTheNewestImagesKeepTheirPixels() throws {
+        var server = NotificationServer()
+        let image: BusValue = .structure([.int32(512), .int32(512), .int32(2048), .bool(true), .int32(8), .int32(4),
+                                          .bytes([UInt8](repeating: 1, count: 512 * 2048))])  // 1 MB each
+        var ids: [UInt32] = []
+        for _ in 0..<12 { ids.append(try server.notify(.make(hints: ["image-data": image]), from: ":1.1", now: .at(0)).id) }
+        #expect(server.imageBytes <= NotificationServer.imageBudget)
+        #expect(server.notification(ids[0])?.request.hints.imageData == nil)
+        #expect(server.notification(ids[11])?.request.hints.imageData != nil)
+        #expect(server.count == 12, "the notifications themselves stay")
+        _ = server.dismissAll()
+        #expect(server.imageBytes == 0)
+    }
+}
+
+@Suite struct OpenLimitTests {
+    @Test func pastTheLimitTheOldestExpiringNotificationsExpireEarly() throws {
+        var server = NotificationServer(settings: ServerSettings(maximumOpen: 3))
+        let sticky = try server.notify(.make(timeout: 0), from: ":1.1", now: .at(0)).id
+        var closed: [UInt32] = []
+        for _ in 0..<5 {
+            closed += try server.notify(.make(), from: ":1.1", now: .at(0)).events.compactMap {
+                if case .closed(let n, .expired) = $0 { n.id } else { nil }
+            }
+        }
+        #expect(server.count == 3)
+        #expect(closed == [2, 3, 4], "the oldest that could expire, never the one that stays until closed")
+        #expect(server.notification(sticky) != nil)
+    }
+}

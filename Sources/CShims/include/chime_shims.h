@@ -19,4 +19,7 @@ int chime_source_remove(void);
 int chime_iter_get_bool(DBusMessageIter *iter);
 void chime_iter_append_bool(DBusMessageIter *iter, int value);
 
+// glibc's malloc_trim, which Swift's Glibc module does not export: returns freed heap to the system.
+void chime_release_free_memory(void);
+
 #endif
