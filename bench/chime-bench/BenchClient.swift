@@ -50,7 +50,14 @@ final class BenchClient: @unchecked Sendable {
         for _ in 0..<count where Double(nanoseconds()) < deadline {
             let message = Self.notify(app: app, image: image)
             let start = nanoseconds()
-            _ = try connection.call(message, timeoutMilliseconds: 60_000)
+            let timeout = Int32(min(60_000.0, max(1_000.0, limit * 1_000)))
+            let result = Result { () throws(BusError) in try connection.call(message, timeoutMilliseconds: timeout) }
+            if case .failure(let error) = result {
+                // A server too far behind to answer in time: the wait counts, and the run stops here.
+                guard error.name == "org.freedesktop.DBus.Error.NoReply" else { throw error }
+                samples.append(nanoseconds() - start)
+                break
+            }
             samples.append(nanoseconds() - start)
         }
         return samples
@@ -81,12 +88,17 @@ final class BenchClient: @unchecked Sendable {
         return true
     }
 
-    /// Nanoseconds from CloseNotification to the NotificationClosed signal, `count` times.
-    func closeLatencies(_ count: Int) throws -> [UInt64] {
+    /// Nanoseconds from CloseNotification to the NotificationClosed signal, `count` times;
+    /// stops early when the server takes longer than `limit` seconds to answer a Notify.
+    func closeLatencies(_ count: Int, limit: Double) throws -> [UInt64] {
         try connection.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
         var samples: [UInt64] = []
         for _ in 0..<count {
-            guard case .uint32(let id)? = try connection.call(Self.notify()).first else { continue }
+            let timeout = Int32(min(60_000.0, limit * 1_000))
+            guard case .success(let reply) = Result(catching: { () throws(BusError) in
+                try connection.call(Self.notify(), timeoutMilliseconds: timeout)
+            }) else { break }
+            guard case .uint32(let id)? = reply.first else { continue }
             let start = nanoseconds()
             connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                                         interface: "org.freedesktop.Notifications", method: "CloseNotification",

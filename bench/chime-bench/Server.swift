@@ -40,12 +40,16 @@ final class Server {
         case .chimed:
             executable = binaries.appendingPathComponent("chimed").path
         case .dunst:
-            let xvfb = try Subprocess("/usr/bin/Xvfb", [":97", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], environment: env)
+            // A display number no other X server holds (a killed one leaves its lock behind).
+            guard let number = (90..<190).first(where: { access("/tmp/.X\($0)-lock", F_OK) != 0 }) else {
+                throw TestFailure("no free X display number")
+            }
+            let xvfb = try Subprocess("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], environment: env)
             display = xvfb
-            env["DISPLAY"] = ":97"
-            // Xvfb is ready once a client can connect; xdpyinfo-free check: its socket exists.
+            env["DISPLAY"] = ":\(number)"
+            // Ready once its socket exists.
             let deadline = Date().addingTimeInterval(10)
-            while access("/tmp/.X11-unix/X97", F_OK) != 0, Date() < deadline { xvfb.pump(timeout: 0.01) }
+            while access("/tmp/.X11-unix/X\(number)", F_OK) != 0, Date() < deadline { xvfb.pump(timeout: 0.01) }
             executable = "/usr/bin/dunst"
             arguments = ["-config", binaries.appendingPathComponent("dunstrc").path]
         }

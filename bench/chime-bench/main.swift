@@ -28,6 +28,15 @@ struct Metrics {
 func measure(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Sizes) throws -> Metrics {
     let server = try Server(kind, binaries: binaries, pulse: pulse)
     defer { server.stop() }
+    do {
+        return try measure(server, sizes: sizes)
+    } catch {
+        server.process?.pump(timeout: 0.5)
+        throw TestFailure("\(error); the server said: \(server.process?.stderr.suffix(500) ?? "")")
+    }
+}
+
+func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
     var m = Metrics()
     m.startup = server.startup
     let client = try BenchClient(address: server.busAddress)
@@ -37,7 +46,7 @@ func measure(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Siz
     (m.p50, m.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
     let image = try client.sequential(sizes.sequential, image: BenchClient.image)
     (m.imageP50, m.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
-    m.close50 = percentile(try client.closeLatencies(sizes.closes), 0.5) / 1e3
+    m.close50 = percentile(try client.closeLatencies(sizes.closes, limit: sizes.limit), 0.5) / 1e3
     let run = client.pipelined(sizes.pipelined, limit: sizes.limit)
     if let last = run.replies.last, run.replies.count > 1 {
         m.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
