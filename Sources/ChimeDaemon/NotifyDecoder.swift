@@ -28,6 +28,7 @@ public struct NotifyDecoder {
         let actions = try Action.pairs(from: actionList).get()
         var problems: [String] = []
         var hints = NotificationHints(decoding: rawHints, problems: &problems)
+        problems = problems.map { $0 + "; ignored" }
         if let path = hints.imagePath {
             hints.imagePath = checked(path, as: "image-path", problems: &problems)
         }
@@ -49,7 +50,7 @@ public struct NotifyDecoder {
             hints: hints,
             expireTimeout: timeout)
         for problem in problems {
-            Log.warningOnce(key: request.appIdentity + problem, "\(request.appIdentity): \(problem); delivered without it")
+            Log.warningOnce(key: request.appIdentity + problem, "\(request.appIdentity): \(problem)")
         }
         return request
     }
@@ -58,7 +59,7 @@ public struct NotifyDecoder {
         switch ImageReference.check(reference) {
         case .success(let usable): return usable
         case .failure(let problem):
-            problems.append("\(name): \(problem)")
+            problems.append("\(name): \(problem); the notification goes without it")
             return nil
         }
     }
