@@ -7,7 +7,7 @@ CONFIG ?= debug
 # Debian packages the build, the daemon and the tests need.
 APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-bin \
                libnotify-bin libcanberra-dev libcanberra-pulse sound-theme-freedesktop \
-               pulseaudio pulseaudio-utils sox libsox-fmt-base
+               pulseaudio pulseaudio-utils sox libsox-fmt-base libsqlite3-dev
 
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst xvfb

@@ -20,6 +20,8 @@ let package = Package(
                        providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CCanberra", path: "Sources/CCanberra",
                        providers: [.apt(["libcanberra-dev", "libcanberra-pulse"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         // The few things Swift cannot call: macros and variadic functions.
         .target(name: "CShims", dependencies: ["CDBus", "CGLib"]),
 
@@ -32,8 +34,10 @@ let package = Package(
                 plugins: ["EmbedInterfaces"]),
         // Sound through libcanberra, on a thread of its own.
         .target(name: "ChimeSound", dependencies: ["ChimeCore", "CCanberra", "CGLib", "ChimeGLib"]),
+        // The notification center's persistence: SQLite in WAL mode.
+        .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
-        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "CGLib", "CShims"]),
+        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore", "CGLib", "CShims"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore"]),
 
@@ -42,7 +46,7 @@ let package = Package(
         .plugin(name: "EmbedInterfaces", capability: .buildTool(), dependencies: ["EmbedResources"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
-        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore"]),
+        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore", "ChimeStore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeTestSupport"]),
 
         // Child processes and a headless PulseAudio, shared by the bus tests and the benchmark.

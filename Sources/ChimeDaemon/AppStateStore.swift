@@ -7,9 +7,14 @@ import ChimeGLib
 struct AppStateStore {
     let path: String
 
+    /// `$XDG_STATE_HOME/chime`, else `~/.local/state/chime`: apps.state and chime.db live here.
+    static func stateFolder(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/chime" }
+        return (environment["HOME"] ?? "/") + "/.local/state/chime"
+    }
+
     static func defaultPath(environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/chime/apps.state" }
-        return (environment["HOME"] ?? "/") + "/.local/state/chime/apps.state"
+        stateFolder(environment: environment) + "/apps.state"
     }
 
     private static var flags: [(key: String, path: WritableKeyPath<AppRegistry.Record, Bool>)] { [

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeDBus
+import ChimeStore
 import Glibc
 
 /// dev.chime.Chime1, as declared in dbus/dev.chime.Chime1.xml: what a user does to a
@@ -58,6 +59,18 @@ extension Daemon {
                 let events = attention.server.dismissAll()
                 apply(events)
                 return [.uint32(UInt32(events.count))]
+            },
+            "History": { [unowned self] call throws(BusError) in
+                guard let store else { throw BusError(BusError.failed, "the notification store is not available") }
+                let filter = call.arguments[0].vardictEntries ?? [:]
+                var query = NotificationStore.Filter()
+                query.app = filter["app"]?.string
+                query.state = filter["state"]?.string
+                if let limit = filter["limit"]?.integer {
+                    guard (1...10_000).contains(limit) else { throw BusError.invalidArgs("limit must be 1 to 10000") }
+                    query.limit = Int(limit)
+                }
+                return [.array(elementSignature: "a{sv}", store.history(query).map { .vardict($0) })]
             },
             "SummaryList": { [unowned self] _ in
                 [.array(elementSignature: "a{sv}", attention.summaryQueue.map { NotificationRecord.busValue($0) })]

@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeDBus
 import ChimeGLib
 import ChimeSound
+import ChimeStore
 import CShims
 import Glibc
 
@@ -27,6 +28,8 @@ public final class Daemon {
     private var expiryTimer: DeadlineTimer?
     private var lockMonitor: LockMonitor?
     private let soundPlayer: SoundPlayer
+    /// The center on disk; nil when it cannot be opened (chimed then runs without history).
+    let store: NotificationStore?
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
@@ -38,7 +41,13 @@ public final class Daemon {
         case .success(let loaded): settings = loaded
         case .failure(let failure): Log.warning("\(failure); using the default settings")
         }
-        attention = Attention(settings: settings)
+        do {
+            store = try NotificationStore(path: AppStateStore.stateFolder(environment: environment) + "/chime.db")
+        } catch {
+            Log.warning("cannot open the notification store: \(error); running without history")
+            store = nil
+        }
+        attention = Attention(settings: settings, lastID: store?.highestID() ?? 0)
         (attention.apps, attention.muteOverride) = appStore.load()
         SoundTheme.makeFindable()
         soundPlayer = SoundPlayer { Log.debug($0) }
@@ -140,7 +149,9 @@ public final class Daemon {
 
     /// Sends what the core's events mean, then re-arms the expiry timer.
     func apply(_ events: [ServerEvent]) {
+        let wall = now.wall
         for event in events {
+            record(event, wall: wall)
             switch event {
             case .presented(let notification):
                 emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
@@ -172,6 +183,22 @@ public final class Daemon {
         if attention.apps.needsSaving {
             attention.apps.needsSaving = false
             appStore.save(attention.apps, muted: attention.muteOverride)
+        }
+    }
+
+    /// Keeps the center on disk in step; transient notifications and those the app keeps out
+    /// of the center are not stored.
+    private func record(_ event: ServerEvent, wall: Int64) {
+        guard let store else { return }
+        switch event {
+        case .presented(let notification), .stored(let notification):
+            if notification.decision?.inCenter != false, !notification.request.hints.transient {
+                store.record(notification, wall: wall)
+            }
+        case .closed(let notification, let reason):
+            store.recordClosed(notification.id, reason: reason, wall: wall)
+        default:
+            break
         }
     }
 

@@ -19,6 +19,7 @@ enum Commands {
         case "apps": try AppCommands.apps(&rest)
         case "summary": try summary(&rest)
         case "mute": try mute(&rest)
+        case "history": try history(&rest)
         case "reload":
             try rest.done()
             _ = try ControlClient().call("Reload")
@@ -46,6 +47,34 @@ enum Commands {
         let json = arguments.flag("--json")
         try arguments.done()
         printNotifications(try ControlClient().notifications(), json: json)
+    }
+
+    static let states = ["presented", "quiet", "held-by-focus", "held-for-summary", "summarized", "dismissed", "closed"]
+
+    static func history(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        var filter: [(String, BusValue)] = []
+        if let app = try arguments.option("--app") { filter.append(("app", .string(app))) }
+        if let state = try arguments.option("--state") {
+            guard states.contains(state) else { throw .usage("'\(state)' is not a state: " + states.joined(separator: ", ")) }
+            filter.append(("state", .string(state)))
+        }
+        if let text = try arguments.option("--limit") {
+            guard let limit = UInt32(text), (1...10_000).contains(limit) else { throw .usage("--limit takes 1 to 10000, not '\(text)'") }
+            filter.append(("limit", .uint32(limit)))
+        }
+        try arguments.done()
+        let entries = try ControlClient().records("History", [.vardict(filter)])
+        if json {
+            print("[" + entries.map { JSONText.encode(.vardict(ordered($0))) }.joined(separator: ",") + "]")
+            return
+        }
+        if entries.isEmpty { print("no notifications in the history"); return }
+        for entry in entries {
+            print(["id", "app-name", "level", "state", "summary"].map { key in
+                entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? ""
+            }.joined(separator: "\t"))
+        }
     }
 
     static func mute(_ arguments: inout Arguments) throws(CommandLineError) {

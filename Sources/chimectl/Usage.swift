@@ -5,6 +5,8 @@ enum Usage {
     commands:
       status [--json]          whether chimed runs, its version and open notifications
       list [--json]            open notifications, oldest first
+      history [--app APP] [--state STATE] [--limit N] [--json]
+                               the notification center, newest first (kept across restarts)
       invoke ID [KEY]          choose an action, as a click would (the default action without KEY)
       reply ID TEXT            answer a notification that offers an inline reply
       dismiss ID | --all       close notifications as the user (reason 2)

@@ -1,8 +1,6 @@
-import ChimeCore
-
 /// Writes BusValues as JSON text with keys in a stable order, one object per line.
-enum JSONText {
-    static func encode(_ value: BusValue) -> String {
+public enum JSONText {
+    public static func encode(_ value: BusValue) -> String {
         switch value.unwrapped {
         case .bool(let b): return b ? "true" : "false"
         case .double(let d): return d.isFinite ? "\(d)" : "null"
@@ -24,9 +22,9 @@ enum JSONText {
     }
 
     /// An object from ordered pairs.
-    static func object(_ pairs: [(String, BusValue)]) -> String { encode(.vardict(pairs)) }
+    public static func object(_ pairs: [(String, BusValue)]) -> String { encode(.vardict(pairs)) }
 
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,0 +1,84 @@
+import CSQLite
+
+/// One SQLite connection with prepared statements; errors become `StoreError` in one place.
+/// Confined to the thread that opened it.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String) throws(StoreError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw StoreError(message)
+        }
+        sqlite3_busy_timeout(handle, 50)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(handle)
+    }
+
+    func execute(_ sql: String) throws(StoreError) {
+        var error: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+            defer { sqlite3_free(error) }
+            throw StoreError(error.map { String(cString: $0) } ?? "error")
+        }
+    }
+
+    enum Value {
+        case integer(Int64)
+        case text(String)
+        case null
+    }
+
+    /// Runs `sql` with `values` bound in order; `row` is called for each result row.
+    func run(_ sql: String, _ values: [Value] = [], row: ((Row) -> Void)? = nil) throws(StoreError) {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .integer(let number): sqlite3_bind_int64(statement, position, number)
+            case .text(let text): sqlite3_bind_text(statement, position, text, -1, Self.transient)
+            case .null: sqlite3_bind_null(statement, position)
+            }
+        }
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return }
+            guard step == SQLITE_ROW else { throw StoreError(String(cString: sqlite3_errmsg(handle))) }
+            row?(Row(statement: statement))
+        }
+    }
+
+    struct Row {
+        let statement: OpaquePointer
+        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func text(_ column: Int32) -> String? {
+            sqlite3_column_text(statement, column).map { String(cString: $0) }
+        }
+    }
+
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+              let statement else { throw StoreError(String(cString: sqlite3_errmsg(handle))) }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+public struct StoreError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,59 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+@testable import ChimeDBus
+
+/// The notification center on disk, through chimectl.
+@Suite struct HistoryTests {
+    @Test func historyListsNewestFirstWithFiltersAndSurvivesARestart() throws {
+        let bus = try TestBus()
+        _ = try bus.run("notify-send", ["-a", "Mail", "first mail", "x"])
+        _ = try bus.run("notify-send", ["-a", "Chat", "a message", "x"])
+        let id = try bus.run("notify-send", ["-p", "-a", "Mail", "second mail", "x"]).stdout
+        #expect(try bus.chimectl("dismiss", id).status == 0)
+        let all = try bus.chimectl("history").stdout.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) }
+        #expect(all == ["second mail", "a message", "first mail"])
+        #expect(try bus.chimectl("history", "--app", "Chat").stdout.hasSuffix("a message"))
+        #expect(try bus.chimectl("history", "--state", "dismissed").stdout.hasSuffix("second mail"))
+        #expect(try bus.chimectl("history", "--limit", "1").stdout.split(separator: "\n").count == 1)
+        try bus.restartChimed()
+        #expect(try bus.chimectl("history").stdout.split(separator: "\n").count == 3)
+        let next = try bus.run("notify-send", ["-p", "after restart", "x"]).stdout
+        #expect(Int(next) == 4, "ids continue past the highest stored")
+        let json = try bus.chimectl("history", "--json", "--limit", "1").stdout
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+        #expect(parsed?.first?["summary"] as? String == "after restart")
+    }
+
+    @Test(arguments: [["history", "--state", "lost"], ["history", "--limit", "0"], ["history", "--limit", "many"], ["history", "--app"]])
+    func badFiltersExit2(arguments: [String]) throws {
+        let bus = try TestBus()
+        let result = try bus.run(TestBus.chimectl, arguments)
+        #expect(result.status == 2, "\(arguments)")
+    }
+
+    @Test func whatChimedAcknowledgedSurvivesKill9() throws {
+        let bus = try TestBus()
+        let flooder = try bus.client()
+        for index in 0..<5_000 {
+            flooder.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                                interface: "org.freedesktop.Notifications", method: "Notify",
+                                                arguments: TestClient.notifyArguments(summary: "burst \(index)")))
+        }
+        // Kill chimed in the middle of the burst, once some replies are in.
+        #expect(flooder.waitUntil(timeout: 60) { flooder.replies.count >= 1_500 })
+        bus.daemon?.signal(SIGKILL)
+        _ = bus.daemon?.wait(timeout: 10)
+        flooder.waitUntil(timeout: 1) { false }  // collect the replies already on the wire
+        let acknowledged = Set(flooder.replies.filter { $0.kind == .methodReturn }.compactMap { $0.arguments.first?.integer })
+        #expect(acknowledged.count >= 1_500)
+        try bus.startDaemon()
+        let stored = try bus.client().call("History", [.vardict([("limit", .uint32(10_000))])],
+                                           interface: "dev.chime.Chime1", path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
+        guard case .array(_, let items)? = stored.first else { Issue.record("no history"); return }
+        let ids = Set(items.compactMap { $0.vardictEntries?["id"]?.integer })
+        #expect(acknowledged.isSubset(of: ids), "\(acknowledged.subtracting(ids).count) acknowledged ids are missing")
+    }
+}
