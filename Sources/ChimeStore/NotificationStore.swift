@@ -1,5 +1,6 @@
 import CSQLite
 import ChimeCore
+import Dispatch
 import Glibc
 
 /// The notification center on disk: one SQLite file (mode 0600) in WAL mode, written on the
@@ -9,6 +10,7 @@ public final class NotificationStore {
     static let schemaVersion = 1
     private let database: SQLiteDatabase
     public let path: String
+    private let checkpointer: Checkpointer?
 
     /// Opens or creates the store; an unreadable file is moved aside and a fresh one made.
     public init(path: String) throws(StoreError) {
@@ -27,6 +29,7 @@ public final class NotificationStore {
             database = try Self.openAndMigrate(path)
         }
         chmod(path, 0o600)
+        checkpointer = try? Checkpointer(path: path)
     }
 
     /// mkdir -p, each new folder private to the user.
@@ -40,7 +43,9 @@ public final class NotificationStore {
 
     private static func openAndMigrate(_ path: String) throws(StoreError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        // WAL with synchronous=NORMAL: a commit is a write(2) to the log, never an fsync, and the
+        // log is copied into the database (with its fsync) by the checkpointer thread, not here.
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
         var version: Int64 = 0
         try database.run("PRAGMA user_version") { version = $0.integer(0) }
         if version < 1 {
@@ -166,6 +171,26 @@ public final class NotificationStore {
             StoreLog.sayOnce(what, "cannot \(what) in \(path): \(error)")
         }
     }
+}
+
+/// Copies the write-ahead log into the database every second, on a queue of its own with its own
+/// connection, so the bus thread never waits for a checkpoint's fsync.
+/// `@unchecked Sendable`: its connection is used only on its own serial queue.
+final class Checkpointer: @unchecked Sendable {
+    private let database: SQLiteDatabase
+    private let timer: DispatchSourceTimer
+
+    init(path: String) throws(StoreError) {
+        database = try SQLiteDatabase(path: path)
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "chime-checkpoint"))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [database] in
+            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        }
+        timer.resume()
+    }
+
+    deinit { timer.cancel() }
 }
 
 /// The store's voice in chimed's log (stderr).
