@@ -40,7 +40,8 @@ final class TestBus: @unchecked Sendable {
             busArguments[0] = "--config-file=\(try Self.activationConfig(in: directory, address: address))"
         }
         // In the foreground, so it is our child: it is ready once it prints its address.
-        bus = try Subprocess("/usr/bin/dbus-daemon", busArguments, environment: ProcessInfo.processInfo.environment)
+        // With the test's own environment, so a chimed the bus activates keeps its state in the test's folder.
+        bus = try Subprocess("/usr/bin/dbus-daemon", busArguments, environment: Self.privateEnvironment(directory: directory, address: address))
         guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else {
             throw TestFailure("dbus-daemon did not start: \(bus.stderr)")
         }
@@ -97,11 +98,18 @@ final class TestBus: @unchecked Sendable {
     }
 
     var environment: [String: String] {
+        var env = Self.privateEnvironment(directory: directory, address: address)
+        env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        return env
+    }
+
+    /// Everything a child needs to stay inside this test: its bus, its folders, no display.
+    static func privateEnvironment(directory: URL, address: String) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = address
         // Never the machine's own system bus: the stand-in, or a socket that is not there.
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = systemAddress
-        env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/system.sock"
+        env["PULSE_SERVER"] = "unix:\(directory.path)/no-pulse"
         env["CHIME_DEBUG"] = "1"
         env["HOME"] = directory.path
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
