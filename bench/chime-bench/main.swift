@@ -159,7 +159,7 @@ if let output, !quick {
     let text = """
     # Benchmarks
 
-    Made by `make bench` (`\(CommandLine.arguments.joined(separator: " "))`) on \(ISO8601DateFormatter().string(from: Date())),
+    Made by `make bench` (`chime-bench BINDIR --write BENCHMARKS.md`) on \(ISO8601DateFormatter().string(from: Date())),
     \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs alone on its own private `dbus-daemon`;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
     cost); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
@@ -168,6 +168,9 @@ if let output, !quick {
 
     \(report)
     """
-    try text.write(toFile: output, atomically: true, encoding: .utf8)
+    // Notes written by people (from "## Notes" on) stay across runs.
+    let previous = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    let notes = previous.range(of: "\n## Notes").map { String(previous[$0.lowerBound...]) } ?? ""
+    try (text + notes).write(toFile: output, atomically: true, encoding: .utf8)
     print("wrote \(output)")
 }
