@@ -29,7 +29,9 @@ public final class Daemon {
     private var lockMonitor: LockMonitor?
     private let soundPlayer: SoundPlayer
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
-    let store: NotificationStore?
+    /// Opened once chimed owns its names, so a second chimed hears about the name first.
+    private(set) var store: NotificationStore?
+    private let storePath: String
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
@@ -41,13 +43,8 @@ public final class Daemon {
         case .success(let loaded): settings = loaded
         case .failure(let failure): Log.warning("\(failure); using the default settings")
         }
-        do {
-            store = try NotificationStore(path: AppStateStore.stateFolder(environment: environment) + "/chime.db")
-        } catch {
-            Log.warning("cannot open the notification store: \(error); running without history")
-            store = nil
-        }
-        attention = Attention(settings: settings, lastID: store?.highestID() ?? 0)
+        storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
+        attention = Attention(settings: settings)
         (attention.apps, attention.muteOverride) = appStore.load()
         SoundTheme.makeFindable()
         soundPlayer = SoundPlayer { Log.debug($0) }
@@ -96,6 +93,16 @@ public final class Daemon {
             Log.info(error.message)
             return 1
         }
+        do {
+            let store = try NotificationStore(path: storePath)
+            attention.server = NotificationServer(settings: attention.settings.server, lastID: store.highestID())
+            self.store = store
+        } catch where error.isLocked {
+            Log.info("\(error); stop it first, or give this chimed its own XDG_STATE_HOME")
+            return 1
+        } catch {
+            Log.warning("cannot open the notification store: \(error); running without history")
+        }
         // A parent may hand us a blocked signal mask (some process launchers do); a daemon
         // that cannot hear SIGTERM cannot shut down cleanly.
         var stopSignals = sigset_t()
@@ -108,6 +115,10 @@ public final class Daemon {
         }
         apply(attention.tick(now: now))
         scheduleTick()
+        GLibSources.timeout(milliseconds: 5_000) { [unowned self] in
+            store?.checkpoint()
+            return true
+        }
         lockMonitor = LockMonitor { [unowned self] locked in attention.locked = locked }
         for signal in [SIGTERM, SIGINT] {
             GLibSources.unixSignal(signal) { [unowned self] in

@@ -1,16 +1,15 @@
 import CSQLite
 import ChimeCore
-import Dispatch
 import Glibc
 
 /// The notification center on disk: one SQLite file (mode 0600) in WAL mode, written on the
 /// bus thread before the reply, so what chimed acknowledged survives `kill -9` (a WAL commit
-/// with synchronous=NORMAL is a write(2), not an fsync).
+/// with synchronous=NORMAL is a write(2), not an fsync). The file is held exclusively: commits
+/// skip the shared-memory locking, and a second chimed is refused.
 public final class NotificationStore {
     static let schemaVersion = 1
     private let database: SQLiteDatabase
     public let path: String
-    private let checkpointer: Checkpointer?
 
     /// Opens or creates the store; an unreadable file is moved aside and a fresh one made.
     public init(path: String) throws(StoreError) {
@@ -20,6 +19,8 @@ public final class NotificationStore {
         if descriptor >= 0 { close(descriptor) }
         do {
             database = try Self.openAndMigrate(path)
+        } catch where error.isLocked {
+            throw StoreError("another chimed is using \(path)", code: error.code)
         } catch {
             let aside = path + ".corrupt-\(time(nil))"
             rename(path, aside)
@@ -29,7 +30,12 @@ public final class NotificationStore {
             database = try Self.openAndMigrate(path)
         }
         chmod(path, 0o600)
-        checkpointer = try? Checkpointer(path: path)
+    }
+
+    /// Copies the write-ahead log into the database. It fsyncs, so chimed calls it from an idle
+    /// moment every few seconds instead of letting a commit inside Notify do it.
+    public func checkpoint() {
+        attempt("checkpoint") { () throws(StoreError) in try database.execute("PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// mkdir -p, each new folder private to the user.
@@ -43,9 +49,9 @@ public final class NotificationStore {
 
     private static func openAndMigrate(_ path: String) throws(StoreError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
-        // WAL with synchronous=NORMAL: a commit is a write(2) to the log, never an fsync, and the
-        // log is copied into the database (with its fsync) by the checkpointer thread, not here.
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
+        // WAL with synchronous=NORMAL: a commit is a write(2) to the log, never an fsync; the log
+        // is copied into the database (with its fsync) by `checkpoint()`, not inside a commit.
+        try database.execute("PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
         var version: Int64 = 0
         try database.run("PRAGMA user_version") { version = $0.integer(0) }
         if version < 1 {
@@ -171,26 +177,6 @@ public final class NotificationStore {
             StoreLog.sayOnce(what, "cannot \(what) in \(path): \(error)")
         }
     }
-}
-
-/// Copies the write-ahead log into the database every second, on a queue of its own with its own
-/// connection, so the bus thread never waits for a checkpoint's fsync.
-/// `@unchecked Sendable`: its connection is used only on its own serial queue.
-final class Checkpointer: @unchecked Sendable {
-    private let database: SQLiteDatabase
-    private let timer: DispatchSourceTimer
-
-    init(path: String) throws(StoreError) {
-        database = try SQLiteDatabase(path: path)
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "chime-checkpoint"))
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [database] in
-            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        }
-        timer.resume()
-    }
-
-    deinit { timer.cancel() }
 }
 
 /// The store's voice in chimed's log (stderr).

@@ -15,7 +15,8 @@ final class SQLiteDatabase {
             handle = nil
             throw StoreError(message)
         }
-        sqlite3_busy_timeout(handle, 50)
+        // Long enough for a chimed being replaced (--replace) to close the file it holds.
+        sqlite3_busy_timeout(handle, 3_000)
     }
 
     deinit {
@@ -25,9 +26,10 @@ final class SQLiteDatabase {
 
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+        let result = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard result == SQLITE_OK else {
             defer { sqlite3_free(error) }
-            throw StoreError(error.map { String(cString: $0) } ?? "error")
+            throw StoreError(error.map { String(cString: $0) } ?? "error", code: result)
         }
     }
 
@@ -52,7 +54,7 @@ final class SQLiteDatabase {
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { return }
-            guard step == SQLITE_ROW else { throw StoreError(String(cString: sqlite3_errmsg(handle))) }
+            guard step == SQLITE_ROW else { throw StoreError(String(cString: sqlite3_errmsg(handle)), code: step) }
             row?(Row(statement: statement))
         }
     }
@@ -80,5 +82,13 @@ final class SQLiteDatabase {
 
 public struct StoreError: Error, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// SQLite's result code, when SQLite said it.
+    public var code: Int32
+    init(_ description: String, code: Int32 = SQLITE_ERROR) {
+        self.description = description
+        self.code = code
+    }
+
+    /// Another process holds the database (SQLITE_BUSY or SQLITE_LOCKED).
+    public var isLocked: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
 }

@@ -73,3 +73,18 @@ import Testing
         #expect(status.stdout.contains("\"open\":0"))
     }
 }
+
+/// One chimed per notification store.
+@Suite struct StoreLockTests {
+    @Test func aSecondChimedOnTheSameStoreIsRefused() throws {
+        let first = try TestBus()
+        // Another bus, the same state folder.
+        let second = try TestBus(daemon: false)
+        var env = second.environment
+        env["XDG_STATE_HOME"] = first.directory.appendingPathComponent("state").path
+        let other = try Subprocess(TestBus.chimed, [], environment: env)
+        #expect(other.wait(timeout: 15) == 1)
+        #expect(other.stderr.contains("another chimed is using"))
+        #expect(try first.run("notify-send", ["still", "works"]).status == 0)
+    }
+}
