@@ -51,7 +51,8 @@ public final class NotificationStore {
         let database = try SQLiteDatabase(path: path)
         // WAL with synchronous=NORMAL: a commit is a write(2) to the log, never an fsync; the log
         // is copied into the database (with its fsync) by `checkpoint()`, not inside a commit.
-        try database.execute("PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
+        // Small pages: a commit writes whole pages to the log, and a notification row is small.
+        try database.execute("PRAGMA page_size=1024; PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
         var version: Int64 = 0
         try database.run("PRAGMA user_version") { version = $0.integer(0) }
         if version < 1 {
@@ -74,8 +75,6 @@ public final class NotificationStore {
                     created INTEGER NOT NULL,
                     updated INTEGER NOT NULL
                 );
-                CREATE INDEX notifications_app ON notifications(app, id);
-                CREATE INDEX notifications_state ON notifications(state, id);
                 PRAGMA user_version = 1;
                 COMMIT;
                 """)
