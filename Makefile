@@ -72,6 +72,9 @@ install:
 	    sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/$$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$f; done
 	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service
 	install -m644 dbus/*.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
+	install -Dm644 completions/chimectl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/chimectl
+	install -Dm644 completions/_chimectl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_chimectl
+	install -Dm644 completions/chimectl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/chimectl.fish
 	install -Dm644 sounds/chime/index.theme $(DESTDIR)$(PREFIX)/share/sounds/chime/index.theme
 	install -Dm644 -t $(DESTDIR)$(PREFIX)/share/sounds/chime/stereo sounds/chime/stereo/*.oga
 
@@ -83,6 +86,9 @@ uninstall:
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.freedesktop.Notifications.xml \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/dev.chime.Chime1.xml
 	rm -rf $(DESTDIR)$(PREFIX)/share/sounds/chime
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/chimectl \
+	      $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_chimectl \
+	      $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/chimectl.fish
 
 clean:
 	$(SWIFT) package clean

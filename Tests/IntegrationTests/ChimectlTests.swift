@@ -83,3 +83,19 @@ import Testing
         watch.signal(SIGKILL)
     }
 }
+
+/// The shell completions ask the running daemon for Focus and app names.
+@Suite struct CompletionTests {
+    @Test func bashCompletesCommandsAndFocusNames() throws {
+        let bus = try TestBus(config: "[focus work]\n")
+        let script = """
+        source '\(TestBus.packageRoot.path)/completions/chimectl.bash'
+        PATH='\(TestBus.binaries.path)':$PATH
+        COMP_WORDS=(chimectl fo); COMP_CWORD=1; _chimectl; echo "${COMPREPLY[*]}"
+        COMP_WORDS=(chimectl focus on ""); COMP_CWORD=3; _chimectl; echo "${COMPREPLY[*]}"
+        COMP_WORDS=(chimectl dnd t); COMP_CWORD=2; _chimectl; echo "${COMPREPLY[*]}"
+        """
+        let result = try bus.run("/bin/bash", ["-c", script])
+        #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false) == ["focus", "dnd work", "toggle"])
+    }
+}
