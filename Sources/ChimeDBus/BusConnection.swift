@@ -54,7 +54,6 @@ public final class BusConnection {
 
     public func flush() { dbus_connection_flush(raw) }
 
-    public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
 
     /// A blocking call; the reply's arguments, or its error.
     public func call(_ message: Message, timeoutMilliseconds: Int32 = 25_000) throws(BusError) -> [BusValue] {

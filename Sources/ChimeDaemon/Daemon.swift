@@ -160,7 +160,8 @@ public final class Daemon {
 
     /// Sends what the core's events mean, then re-arms the expiry timer.
     func apply(_ events: [ServerEvent]) {
-        let wall = now.wall
+        // Only a timestamp for the store: the full `now` would convert to local time again.
+        let wall = LocalClock.wallMilliseconds()
         for event in events {
             record(event, wall: wall)
             switch event {
@@ -223,7 +224,7 @@ public final class Daemon {
     /// Without a display server there is no xdg-activation token to hand out, so this is
     /// an X11 startup-notification id; the popup presenter will supply real tokens.
     private func activationToken(for notification: Notification) -> String {
-        "chimed-\(getpid())-\(notification.id)_TIME\(now.monotonic.milliseconds)"
+        "chimed-\(getpid())-\(notification.id)_TIME\(GLibSources.monotonicMilliseconds())"
     }
 
     private func emitNotifications(_ signal: String, _ arguments: [BusValue], to destination: String? = nil) {

@@ -6,10 +6,13 @@ import ChimeGLib
 /// local time zone (TZ), so daylight-saving changes are GLib's, not ours.
 enum LocalClock {
     static func now() -> Now {
-        let wall = Int64(g_get_real_time()) / 1000
+        let wall = wallMilliseconds()
         return Now(monotonic: Instant(milliseconds: GLibSources.monotonicMilliseconds()), wall: wall,
                    local: localTime(unixMilliseconds: wall))
     }
+
+    /// Unix milliseconds, without the local-time conversion `now()` pays for.
+    static func wallMilliseconds() -> Int64 { Int64(g_get_real_time()) / 1000 }
 
     static func localTime(unixMilliseconds: Int64) -> LocalTime {
         let dateTime = g_date_time_new_from_unix_local(gint64(unixMilliseconds / 1000))!
@@ -44,7 +47,6 @@ enum LocalClock {
 
     /// Milliseconds until the next wall-clock minute begins, for the minute tick.
     static func untilNextMinute() -> UInt32 {
-        let wall = Int64(g_get_real_time()) / 1000
-        return UInt32(60_000 - wall % 60_000) + 5
+        UInt32(60_000 - wallMilliseconds() % 60_000) + 5
     }
 }

@@ -60,11 +60,6 @@ public final class MainLoop {
 
     public func run() { g_main_loop_run(loop) }
     public func quit() { g_main_loop_quit(loop) }
-
-    /// Runs pending events without blocking; for tests and shutdown.
-    public static func iterate() {
-        while g_main_context_iteration(nil, 0) != 0 {}
-    }
 }
 
 /// One timer re-armed to a single deadline: the daemon keeps one for all expiries
