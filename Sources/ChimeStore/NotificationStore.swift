@@ -114,13 +114,6 @@ public final class NotificationStore {
         }
     }
 
-    public func recordState(_ id: UInt32, _ state: NotificationState, wall: Int64) {
-        attempt("update") { () throws(StoreError) in
-            try database.run("UPDATE notifications SET state=?2, updated=?3 WHERE id=?1",
-                             [.integer(Int64(id)), .text(state.name), .integer(wall)])
-        }
-    }
-
     public func recordClosed(_ id: UInt32, reason: CloseReason, wall: Int64) {
         let state = reason == .dismissed ? "dismissed" : "closed"
         attempt("update") { () throws(StoreError) in

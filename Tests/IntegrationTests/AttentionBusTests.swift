@@ -174,6 +174,8 @@ import Testing
         let summary = watcher.presented(containing: "Scheduled Summary")
         #expect((summary?["body"] as? String)?.hasPrefix("<b>Digest: major story</b>") == true)
         #expect(try bus.chimectl("summary", "list").stdout == "nothing is waiting for the summary")
+        #expect(try bus.chimectl("history", "--state", "summarized").stdout.split(separator: "\n").count == 2,
+                "the center on disk knows they were delivered in the summary")
         #expect(try bus.chimectl("summary", "now").stdout == "nothing was waiting for the summary")
     }
 

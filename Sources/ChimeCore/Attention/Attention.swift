@@ -206,7 +206,9 @@ public struct Attention: Sendable {
         guard !held.isEmpty else { return [] }
         server.setState(.summarized, of: held.map(\.id))
         let text = ScheduledSummary.text(for: held)
-        return own(summary: text.summary, body: text.body, actions: [], now: now)
+        // Each delivered notification is stored again with its new state, then the summary shown.
+        let delivered = held.compactMap { server.notification($0.id) }.map(ServerEvent.stored)
+        return delivered + own(summary: text.summary, body: text.body, actions: [], now: now)
     }
 
     // MARK: Chime's own notifications
