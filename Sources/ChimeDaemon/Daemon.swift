@@ -94,7 +94,9 @@ public final class Daemon {
             return 1
         }
         do {
-            let store = try NotificationStore(path: storePath)
+            let store = try NotificationStore(path: storePath) { key, message in
+                Log.warningOnce(key: "store-" + key, message)
+            }
             attention.server = NotificationServer(settings: attention.settings.server, lastID: store.highestID())
             self.store = store
         } catch where error.isLocked {

@@ -10,10 +10,13 @@ public final class NotificationStore {
     static let schemaVersion = 1
     private let database: SQLiteDatabase
     public let path: String
+    /// Where problems are said: chimed's log, once per kind of failure.
+    private let report: (_ key: String, _ message: String) -> Void
 
     /// Opens or creates the store; an unreadable file is moved aside and a fresh one made.
-    public init(path: String) throws(StoreError) {
+    public init(path: String, report: @escaping (_ key: String, _ message: String) -> Void = { _, _ in }) throws(StoreError) {
         self.path = path
+        self.report = report
         if let slash = path.lastIndex(of: "/") { Self.makeFolders(String(path[..<slash])) }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
@@ -26,7 +29,7 @@ public final class NotificationStore {
             rename(path, aside)
             unlink(path + "-wal")
             unlink(path + "-shm")
-            StoreLog.say("\(path) could not be read (\(error)); moved it to \(aside) and started a new one")
+            report("corrupt", "\(path) could not be read (\(error)); moved it to \(aside) and started a new one")
             database = try Self.openAndMigrate(path)
         }
         chmod(path, 0o600)
@@ -166,23 +169,7 @@ public final class NotificationStore {
         do {
             try body()
         } catch {
-            StoreLog.sayOnce(what, "cannot \(what) in \(path): \(error)")
+            report(what, "cannot \(what) in \(path): \(error)")
         }
-    }
-}
-
-/// The store's voice in chimed's log (stderr).
-enum StoreLog {
-    nonisolated(unsafe) private static var said: Set<String> = []
-
-    static func say(_ message: String) {
-        var line = "chimed: warning: " + message + "\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
-
-    /// Main-loop thread only.
-    static func sayOnce(_ key: String, _ message: String) {
-        guard said.insert(key).inserted else { return }
-        say(message)
     }
 }

@@ -43,8 +43,10 @@ import Testing
     @Test func aCorruptFileIsMovedAsideAndAFreshStoreMade() throws {
         let path = folder + "/chime.db"
         _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x42, count: 8192))
-        let store = try NotificationStore(path: path)
+        var said: [String] = []
+        let store = try NotificationStore(path: path) { _, message in said.append(message) }
         store.record(notification(1), wall: 1)
+        #expect(said.count == 1 && said[0].contains("moved it to"))
         #expect(store.history(.init()).count == 1)
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("chime.db.corrupt-") }
         #expect(aside.count == 1)
