@@ -57,6 +57,11 @@ public final class ObjectServer {
                "\(signal) does not match its XML declaration")
         let message = Message.signal(path: path, interface: interface.name, name: signal,
                                      arguments: arguments, destination: destination)
+        sendSignal(message)
+    }
+
+    /// A signal raised while a call is handled waits for that call's reply.
+    private func sendSignal(_ message: Message) {
         if handlingCall { heldSignals.append(message) } else { connection.send(message) }
     }
 
@@ -132,7 +137,7 @@ public final class ObjectServer {
     public func emitPropertiesChanged(path: String, interface: InterfaceSpec, _ changed: [(String, BusValue)]) {
         let message = Message.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
                                      arguments: [.string(interface.name), .vardict(changed), .stringArray([])])
-        if handlingCall { heldSignals.append(message) } else { connection.send(message) }
+        sendSignal(message)
     }
 
     private func answer(_ call: Message, _ result: Result<[BusValue], BusError>) {
