@@ -198,6 +198,7 @@ import Testing
         _ = try bus.run("notify-send", ["-a", "Mail", "visible subject", "x"])
         let visible = watcher.presented(containing: "visible subject")
         #expect(visible != nil && visible?["redacted"] == nil)
+        daemon.drain()
         #expect(daemon.stderrLines.filter { $0.contains("counts as unlocked") }.count == 1)
     }
 }
@@ -225,6 +226,7 @@ import Testing
             shown = watcher.presented(containing: "open subject", timeout: 0.3) != nil
             return shown
         })
+        bus.daemon?.drain()
         #expect(bus.daemon?.stderrLines.contains { $0.contains("counts as unlocked") } == false)
     }
 }

@@ -20,7 +20,7 @@ import Testing
     func peak(of arguments: [String], bus: TestBus, pulse: PulseServer) throws -> Double {
         let recording = try pulse.record()
         let daemon = try #require(bus.daemon)
-        daemon.pump(timeout: 0)
+        daemon.drain()
         let before = daemon.stderrLines.count
         _ = try bus.run("notify-send", arguments)
         guard daemon.line(onStderr: true, from: before, timeout: 15, matching: { $0.contains("sound finished") }) != nil else {
@@ -38,6 +38,7 @@ import Testing
         let client = try bus.client()
         #expect(client.waitUntil { (try? client.list())?.contains { $0["summary"]?.string == summary } == true })
         recording.grow(by: 1.0)
+        bus.daemon?.drain()
         #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started") } == false)
         return try recording.stopAndMeasure()
     }
@@ -95,6 +96,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: text, contents: Data("just text".utf8))
         let daemon = try #require(bus.daemon)
         for path in [fifo, "/dev/zero", big, text, bus.directory.path + "/missing.oga", "sounds/x.oga", bus.directory.path + "/../x.oga"] {
+            daemon.drain()
             let started = daemon.stderrLines.filter { $0.contains("sound started: event message-new-instant") }.count
             #expect(try bus.run("notify-send", ["-h", "string:sound-file:\(path)", path, "x"]).status == 0)
             #expect(daemon.line(onStderr: true, matching: { _ in
@@ -111,6 +113,7 @@ import Testing
         for index in 0..<20 { _ = try client.notify(app: "Chat", summary: "burst \(index)") }
         let daemon = try #require(bus.daemon)
         #expect(daemon.line(onStderr: true) { $0.contains("sound finished") } != nil)
+        daemon.drain()
         // After the one sound finished, the other 19 never started one.
         #expect(daemon.stderrLines.filter { $0.contains("sound started") }.count == 1)
     }

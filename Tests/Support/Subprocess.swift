@@ -92,6 +92,11 @@ public final class Subprocess: @unchecked Sendable {
 
     public enum PumpResult { case data, timeout, closed }
 
+    /// Reads everything already written, so `stdoutLines` and `stderrLines` are current.
+    public func drain() {
+        while pump(timeout: 0) == .data {}
+    }
+
     /// Reads whatever output arrives within `timeout`.
     @discardableResult
     public func pump(timeout: Double) -> PumpResult {
@@ -126,7 +131,7 @@ public final class Subprocess: @unchecked Sendable {
             if pump(timeout: min(0.02, max(0, deadline.timeIntervalSinceNow))) == .closed { usleep(1_000) }
         }
         guard !isRunning else { return nil }
-        while pump(timeout: 0) == .data {}
+        drain()
         return status
     }
 
