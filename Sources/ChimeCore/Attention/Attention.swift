@@ -7,9 +7,16 @@ public struct Attention: Sendable {
     public static let selfSender = "chimed"
     public static let actionPrefix = "chime:"
 
-    public private(set) var settings: ChimeSettings
+    public private(set) var settings: ChimeSettings {
+        didSet { settingsByApp.removeAll() }
+    }
     public var server: NotificationServer
-    public var apps = AppRegistry()
+    public var apps = AppRegistry() {
+        didSet { settingsByApp.removeAll() }
+    }
+    /// Effective settings per app, so Notify does not re-read the config's text values each time;
+    /// emptied whenever the config or the registry changes.
+    private var settingsByApp: [String: AppSettings] = [:]
     public var focus = FocusState()
     public var locked = false
     /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
@@ -41,8 +48,8 @@ public struct Attention: Sendable {
     public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         let identity = request.appIdentity
-        apps.see(identity)
-        let appSettings = apps.settings(for: identity, config: settings)
+        if apps.record(identity) == nil { apps.see(identity) }
+        let appSettings = settings(for: identity)
         var request = request
         let requested = InterruptionPolicy.level(request, app: appSettings)
         var overBudget = apps.record(identity)?.overBudget ?? false
@@ -89,6 +96,13 @@ public struct Attention: Sendable {
                           actions: [Action(key: Self.actionPrefix + "time-sensitive-allow:" + identity, label: "Let Them Through")], now: now)
         }
         return (result.id, events)
+    }
+
+    private mutating func settings(for identity: String) -> AppSettings {
+        if let known = settingsByApp[identity] { return known }
+        let computed = apps.settings(for: identity, config: settings)
+        settingsByApp[identity] = computed
+        return computed
     }
 
     // MARK: User actions
