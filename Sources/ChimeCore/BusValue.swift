@@ -99,6 +99,17 @@ public indirect enum BusValue: Equatable, Sendable {
         return nil
     }
 
+    public var uint32: UInt32? {
+        if case .uint32(let v) = unwrapped { return v }
+        return nil
+    }
+
+    /// `au`, as Swift numbers.
+    public var uint32Array: [UInt32] {
+        guard case .array("u", let items) = unwrapped else { return [] }
+        return items.compactMap(\.uint32)
+    }
+
     public var double: Double? {
         if case .double(let d) = unwrapped { return d }
         return nil

@@ -11,6 +11,8 @@ public struct Notification: Equatable, Sendable {
     public var state: NotificationState = .presented
     /// Why it is shown as it is; nil for notifications the policy did not see (Chime's own).
     public var decision: DeliveryDecision?
+    /// How many times the app sent this same notification within the repeat window.
+    public var repeatCount = 1
 
     public init(id: UInt32, request: NotificationRequest, sender: String, created: Instant,
                 updated: Instant, expires: Instant?) {
@@ -38,6 +40,12 @@ public enum NotificationState: Equatable, Sendable {
     case heldForSummary
     /// Delivered inside a scheduled summary.
     case summarized
+    /// Taken off the screen by the user until `until` (unix milliseconds), then presented again.
+    case snoozed(until: Int64)
+
+    /// Every state an entry in the center can have, as history filters name them; "unread" too.
+    public static let centerStates = ["presented", "quiet", "held-by-focus", "held-for-summary", "summarized",
+                                      "snoozed", "read", "dismissed", "closed", "unread"]
 
     public var name: String {
         switch self {
@@ -46,6 +54,7 @@ public enum NotificationState: Equatable, Sendable {
         case .heldByFocus: "held-by-focus"
         case .heldForSummary: "held-for-summary"
         case .summarized: "summarized"
+        case .snoozed: "snoozed"
         }
     }
 

@@ -15,6 +15,8 @@ public struct NotificationServer: Sendable {
     /// (64x64 RGBA is 16 KB), so only the newest stay once they pass `imageBudget`.
     private var imageHolders: [UInt32] = []
     private(set) var imageBytes = 0
+    /// Ids of snoozed notifications, so finding the next snooze end does not walk every one.
+    private var snoozedIDs: Set<UInt32> = []
     public static let imageBudget = 8 * 1024 * 1024
 
     /// `lastID`: the highest id ever handed out, so ids continue past it.
@@ -37,9 +39,16 @@ public struct NotificationServer: Sendable {
     /// Shows a notification, replacing in place when `replaces_id` or a stack tag names
     /// an open notification of the same app. Returns its id and what changed.
     /// `decision` sets the state and whether it expires; without one it is presented.
+    /// `repeating`: the open notification this one repeats, updated in place with its count raised.
     public mutating func notify(_ request: NotificationRequest, from sender: String, now: Instant,
-                                decision: DeliveryDecision? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
-        let target = try replacementTarget(for: request, from: sender)
+                                decision: DeliveryDecision? = nil,
+                                repeating: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+        var target = try replacementTarget(for: request, from: sender)
+        var repeatCount = 1
+        if target == nil, let repeating, let earlier = open[repeating] {
+            target = earlier
+            repeatCount = earlier.repeatCount + 1
+        }
         identitiesBySender[sender, default: []].insert(request.appIdentity)
         let state = decision.map(NotificationState.init) ?? .presented
         // Only a banner times out; what sits in the center stays until closed.
@@ -58,6 +67,8 @@ public struct NotificationServer: Sendable {
         }
         notification.state = state
         notification.decision = decision
+        notification.repeatCount = repeatCount
+        snoozedIDs.remove(notification.id)
         if let previous = target?.request.hints.imageData { imageBytes -= previous.pixels.count }
         if let image = request.hints.imageData {
             imageBytes += image.pixels.count
@@ -82,6 +93,46 @@ public struct NotificationServer: Sendable {
         return nil
     }
 
+    /// Puts back a notification from the center under its own id: restored, snoozed again, or
+    /// held across a restart. Its state says how; a presented one gets a fresh expiry.
+    public mutating func adopt(_ adopted: Notification, now: Instant) -> [ServerEvent] {
+        var notification = adopted
+        if let existing = open[notification.id] { notification = existing }
+        notification.state = adopted.state
+        notification.updated = now
+        notification.expires = notification.state == .presented && notification.decision?.expires != false
+            ? expiry(of: notification.request, now: now) : nil
+        if open[notification.id] == nil {
+            order.append(notification.id)
+            identitiesBySender[notification.sender, default: []].insert(notification.appIdentity)
+        }
+        open[notification.id] = notification
+        if let expires = notification.expires { expiries.insert(notification.id, at: expires) }
+        if case .snoozed = notification.state { snoozedIDs.insert(notification.id) } else { snoozedIDs.remove(notification.id) }
+        switch notification.state {
+        case .presented: return [.presented(notification)] + enforceOpenLimit()
+        case .snoozed: return [.snoozed(notification)]
+        default: return [.stored(notification)] + enforceOpenLimit()
+        }
+    }
+
+    /// Takes an open notification off the screen until `until` (unix milliseconds).
+    public mutating func snooze(_ id: UInt32, until: Int64, now: Instant) throws(RequestError) -> [ServerEvent] {
+        guard var notification = open[id] else { throw .unknownNotification(id) }
+        notification.state = .snoozed(until: until)
+        return adopt(notification, now: now)
+    }
+
+    /// The snoozed notifications whose time has come, by unix milliseconds.
+    public func snoozed(dueBy wall: Int64) -> [Notification] {
+        snoozedIDs.sorted().compactMap { open[$0] }.filter { if case .snoozed(let until) = $0.state { until <= wall } else { false } }
+    }
+
+    /// The earliest snooze end, in unix milliseconds.
+    public var nextSnoozeEnd: Int64? {
+        snoozedIDs.compactMap { if case .snoozed(let until)? = open[$0]?.state { until } else { nil } }.min()
+    }
+
     /// An id for a notification that is closed at once (a denied app): valid, never reused.
     public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant) -> (id: UInt32, events: [ServerEvent]) {
         let notification = Notification(id: nextID(), request: request, sender: sender, created: now, updated: now, expires: nil)
@@ -90,7 +141,10 @@ public struct NotificationServer: Sendable {
 
     /// Changes the state of open notifications, as when a summary delivers what it held.
     public mutating func setState(_ state: NotificationState, of ids: [UInt32]) {
-        for id in ids { open[id]?.state = state }
+        for id in ids {
+            open[id]?.state = state
+            snoozedIDs.remove(id)
+        }
     }
 
     // MARK: Closing
@@ -179,7 +233,8 @@ public struct NotificationServer: Sendable {
         return lastID
     }
 
-    /// Past `maximumOpen`, the oldest notifications that would expire anyway expire now.
+    /// Past `maximumOpen`, the oldest notifications that would expire anyway, or sit in the
+    /// center without a banner, expire now; the center keeps them.
     private mutating func enforceOpenLimit() -> [ServerEvent] {
         guard open.count > settings.maximumOpen else { return [] }
         var events: [ServerEvent] = []
@@ -187,7 +242,9 @@ public struct NotificationServer: Sendable {
         while open.count > settings.maximumOpen, index < order.count {
             let id = order[index]
             index += 1
-            if let candidate = open[id], candidate.expires != nil { events += remove(id, reason: .expired) }
+            if let candidate = open[id], candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized {
+                events += remove(id, reason: .expired)
+            }
         }
         // The scanned prefix holds only closed ids and ones that never expire: drop the closed ones
         // now, so the next scan does not walk them again.
@@ -213,6 +270,7 @@ public struct NotificationServer: Sendable {
 
     private mutating func remove(_ id: UInt32, reason: CloseReason) -> [ServerEvent] {
         guard let notification = open.removeValue(forKey: id) else { return [] }
+        snoozedIDs.remove(id)
         if let image = notification.request.hints.imageData { imageBytes -= image.pixels.count }
         if order.count > 2 * open.count + 64 { order.removeAll { open[$0] == nil } }
         return [.closed(notification, reason)]

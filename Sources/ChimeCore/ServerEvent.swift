@@ -11,6 +11,12 @@ public enum ServerEvent: Equatable, Sendable {
     case actionInvoked(Notification, key: String)
     /// The user replied inline: NotificationReplied, to the sender only.
     case replied(Notification, text: String)
+    /// Taken off the screen until its snooze ends; the app is not told, it is still open.
+    case snoozed(Notification)
+    /// Read in the center (chimectl read), or dismissed there after it closed; it may be open or long closed.
+    case read(UInt32, dismissed: Bool = false)
+    /// Deleted from the center.
+    case deleted(UInt32)
     /// The notification's sound, after the decision, mute and the burst throttle.
     case playSound(Notification, SoundChoice)
 }

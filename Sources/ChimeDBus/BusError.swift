@@ -20,6 +20,9 @@ public struct BusError: Error, Equatable, CustomStringConvertible {
     public static let failed = "org.freedesktop.DBus.Error.Failed"
     public static let noReply = "org.freedesktop.DBus.Error.NoReply"
     public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
+    public static let excessNotifications = "org.freedesktop.Notifications.Error.ExcessNotificationGeneration"
+    /// The app that sent a notification in the center has left the bus, so its actions reach nobody.
+    public static let appGone = "dev.chime.Error.AppGone"
 
     public static func invalidArgs(_ message: String) -> BusError { BusError(invalidArgs, message) }
 
@@ -30,6 +33,7 @@ public struct BusError: Error, Equatable, CustomStringConvertible {
         case .unknownNotification: self.init(Self.unknownObject, error.message)
         case .notOwner: self.init(Self.accessDenied, error.message)
         case .unknownName: self.init(Self.unknownName, error.message)
+        case .excessNotifications: self.init(Self.excessNotifications, error.message)
         }
     }
 

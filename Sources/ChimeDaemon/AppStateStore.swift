@@ -3,7 +3,7 @@ import ChimeGLib
 
 /// Keeps what the user changed at run time in `$XDG_STATE_HOME/chime/apps.state`, a GKeyFile,
 /// mode 0600: the app registry (settings changed with chimectl or by answering a prompt, and
-/// what Chime already asked) and `chimectl mute`.
+/// what Chime already asked), `chimectl mute` and a Focus turned on by hand.
 struct AppStateStore {
     let path: String
 
@@ -24,13 +24,19 @@ struct AppStateStore {
         ("budget-exempt", \.budgetExempt),
     ] }
 
-    func load() -> (AppRegistry, muted: Bool?) {
-        var registry = AppRegistry()
-        guard case .success(let text) = FileContents.read(path) else { return (registry, nil) }
+    struct Saved {
+        var apps = AppRegistry()
+        var muted: Bool?
+        var focus: (name: String, until: Int64?)?
+    }
+
+    func load() -> Saved {
+        var saved = Saved()
+        guard case .success(let text) = FileContents.read(path) else { return saved }
         let file = KeyFile()
         if let error = file.load(text) {
             Log.warning("\(path): \(error); starting with no saved app settings")
-            return (registry, nil)
+            return saved
         }
         for group in file.groups where group.hasPrefix("app ") {
             var record = AppRegistry.Record()
@@ -42,14 +48,22 @@ struct AppStateStore {
                     record[keyPath: flag.path] = value == "true"
                 }
             }
-            registry.restore(String(group.dropFirst(4)), record)
+            saved.apps.restore(String(group.dropFirst(4)), record)
         }
-        return (registry, file.string("daemon", "muted").flatMap(AppSettings.bool))
+        saved.muted = file.string("daemon", "muted").flatMap(AppSettings.bool)
+        if let focus = file.string("daemon", "focus"), !focus.isEmpty {
+            saved.focus = (focus, file.string("daemon", "focus-until").flatMap { Int64($0) })
+        }
+        return saved
     }
 
-    func save(_ registry: AppRegistry, muted: Bool?) {
+    func save(_ registry: AppRegistry, muted: Bool?, focus: (name: String, until: Int64?)?) {
         let file = KeyFile()
         if let muted { file.set("daemon", "muted", "\(muted)") }
+        if let focus {
+            file.set("daemon", "focus", focus.name)
+            if let until = focus.until { file.set("daemon", "focus-until", "\(until)") }
+        }
         for identity in registry.identities {
             guard let record = registry.record(identity) else { continue }
             let group = "app " + identity

@@ -75,6 +75,37 @@ struct ConfigLoader {
         return path
     }
 
+    /// The center's keys in [general]: repeats, the rate limit and retention.
+    private func readCenter(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
+                            into center: inout CenterSettings) throws(Failure) {
+        func count(_ key: String, _ range: ClosedRange<Int>) throws(Failure) -> Int? {
+            guard let text = value(key) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw fail(key, "'\(text)' is not a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        if let text = value("repeat-window") {
+            guard text == "0" || DurationText.seconds(text) != nil else {
+                throw fail("repeat-window", "'\(text)' is not a duration such as 60s or 5m (0 turns merging off)")
+            }
+            center.repeatWindow = .seconds(text == "0" ? -1 : DurationText.seconds(text)!)
+        }
+        if let burst = try count("rate-limit-burst", 1...100_000) { center.rateLimit.burst = burst }
+        if let rate = try count("rate-limit-per-minute", 1...1_000_000) { center.rateLimit.perMinute = rate }
+        if let text = value("rate-limit-action") {
+            guard let action = CenterSettings.RateLimit.Action(rawValue: text) else {
+                throw fail("rate-limit-action", "'\(text)' is not quiet or refuse")
+            }
+            center.rateLimit.action = action
+        }
+        if let maximum = try count("history-max", 1...1_000_000) { center.maximumEntries = maximum }
+        if let text = value("history-max-age") {
+            guard let seconds = DurationText.seconds(text) else { throw fail("history-max-age", "'\(text)' is not a duration such as 30d") }
+            center.maximumAgeSeconds = seconds
+        }
+    }
+
     private func read(_ group: String, from file: KeyFile, lines: [String], into settings: inout ChimeSettings) throws(Failure) {
         let fail = { (key: String, message: String) -> Failure in
             Failure(description: "\(line(of: key, in: group, lines: lines)): [\(group)] \(key): \(message)")
@@ -84,7 +115,9 @@ struct ConfigLoader {
         let name = words.count > 1 ? words[1].trimmingWhitespace : ""
         let allowed: [String]
         switch (kind, name.isEmpty) {
-        case ("general", true): allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget"]
+        case ("general", true):
+            allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window",
+                       "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
         case ("summary", true): allowed = ["times"]
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
         case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "schedule"]
@@ -119,6 +152,7 @@ struct ConfigLoader {
                 guard let budget = Int(text), budget >= 0 else { throw fail("time-sensitive-budget", "'\(text)' is not a count") }
                 settings.timeSensitiveBudget = budget
             }
+            try readCenter(value, fail, into: &settings.center)
         case "summary":
             var times: [ClockTime] = []
             for text in file.list(group, "times") {

@@ -26,12 +26,17 @@ public final class Daemon {
     var attention: Attention
     private(set) var exitCode: Int32 = 0
     private var expiryTimer: DeadlineTimer?
+    private var snoozeTimer: DeadlineTimer?
+    /// The manual Focus as apps.state last recorded it, to save only when it changes.
+    private var savedFocus: (name: String, until: Int64?)?
     private var lockMonitor: LockMonitor?
     private let soundPlayer: SoundPlayer
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
     private(set) var store: NotificationStore?
     private let storePath: String
+    lazy var badges = BadgeBoard(objects: objects, current: { [unowned self] in attention.badge(for: $0) },
+                                 changed: { [unowned self] in announceBadges($0) })
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
@@ -45,7 +50,14 @@ public final class Daemon {
         }
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         attention = Attention(settings: settings)
-        (attention.apps, attention.muteOverride) = appStore.load()
+        let saved = appStore.load()
+        (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
+        // A Focus turned on by hand stays on across a restart; one that names a Focus the
+        // config no longer has is dropped when the state is next tidied.
+        if let focus = saved.focus, settings.focus(named: focus.name) != nil {
+            attention.focus.turnOn(focus.name, until: focus.until)
+            savedFocus = focus
+        }
         SoundTheme.makeFindable()
         soundPlayer = SoundPlayer { Log.debug($0) }
         connection = try BusConnection()
@@ -56,6 +68,7 @@ public final class Daemon {
             // After a flood expires, hand the freed memory back instead of keeping the peak.
             if events.count > 256 { chime_release_free_memory() }
         }
+        snoozeTimer = DeadlineTimer { [unowned self] in apply(attention.wakeSnoozed(now: now)) }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         objects.export(controlInterface(), at: Self.controlPath)
         try watchBus()
@@ -68,6 +81,7 @@ public final class Daemon {
         switch configLoader.load(base: ServerSettings(defaultTimeout: options.defaultTimeout)) {
         case .success(let settings):
             apply(attention.apply(settings, now: now))
+            badges.allMayHaveChanged(attention.unread.byApp.keys)
             Log.info("reloaded \(configLoader.path)")
             return nil
         case .failure(let failure):
@@ -99,6 +113,7 @@ public final class Daemon {
             }
             attention.server = NotificationServer(settings: attention.settings.server, lastID: store.highestID())
             self.store = store
+            resumeCenter(from: store)
         } catch where error.isLocked {
             Log.info("\(error); stop it first, or give this chimed its own XDG_STATE_HOME")
             return 1
@@ -111,6 +126,9 @@ public final class Daemon {
         sigemptyset(&stopSignals)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, signal) }
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        // Past a file-size limit (ulimit -f) a write should fail, and the store say so once,
+        // rather than the signal killing the daemon.
+        signal(SIGXFSZ, SIG_IGN)
         GLibSources.unixSignal(SIGHUP) { [unowned self] in
             _ = reload()
             return true
@@ -119,6 +137,7 @@ public final class Daemon {
         scheduleTick()
         GLibSources.timeout(milliseconds: 5_000) { [unowned self] in
             store?.checkpoint()
+            prune()
             return true
         }
         lockMonitor = LockMonitor { [unowned self] locked in attention.locked = locked }
@@ -160,43 +179,64 @@ public final class Daemon {
         }
     }
 
-    /// Sends what the core's events mean, then re-arms the expiry timer.
+    /// Sends what the core's events mean, then re-arms the timers and announces badges.
     func apply(_ events: [ServerEvent]) {
         // Only a timestamp for the store: the full `now` would convert to local time again.
         let wall = LocalClock.wallMilliseconds()
-        for event in events {
-            record(event, wall: wall)
-            switch event {
-            case .presented(let notification):
-                emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
-            case .stored:
-                break
-            case .closed(let notification, let reason):
-                emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
-                emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
-            case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
-                break
-            case .actionInvoked(let notification, let key):
-                // The token comes first so the app may use it when it handles the action.
-                emitNotifications("ActivationToken", [.uint32(notification.id), .string(activationToken(for: notification))],
-                                  to: notification.sender)
-                emitNotifications("ActionInvoked", [.uint32(notification.id), .string(key)], to: notification.sender)
-            case .replied(let notification, let text):
-                emitNotifications("NotificationReplied", [.uint32(notification.id), .string(text)], to: notification.sender)
-            case .playSound(let notification, let choice):
-                let sounds = attention.settings.sounds
-                soundPlayer.play(.init(choice: choice, theme: sounds.theme, volume: sounds.volume,
-                                       application: notification.appIdentity))
-            }
+        if events.count > 1, let store {
+            store.batch { for event in events { handle(event, wall: wall) } }
+        } else {
+            for event in events { handle(event, wall: wall) }
         }
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
+        snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
+        badges.mayHaveChanged(attention.unread.takeChanged())
         if attention.focusChanged {
             attention.focusChanged = false
             announceFocus()
+            badges.allMayHaveChanged(attention.unread.byApp.keys)
+            if attention.focus.manualFocus?.name != savedFocus?.name || attention.focus.manualFocus?.until != savedFocus?.until {
+                attention.apps.needsSaving = true
+            }
         }
         if attention.apps.needsSaving {
             attention.apps.needsSaving = false
-            appStore.save(attention.apps, muted: attention.muteOverride)
+            savedFocus = attention.focus.manualFocus
+            appStore.save(attention.apps, muted: attention.muteOverride, focus: savedFocus)
+        }
+        for app in attention.newlyRateLimited {
+            Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
+        }
+        attention.newlyRateLimited = []
+    }
+
+    private func handle(_ event: ServerEvent, wall: Int64) {
+        record(event, wall: wall)
+        attention.unread.observe(event)
+        switch event {
+        case .presented(let notification):
+            emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
+        case .stored, .read, .deleted:
+            break
+        case .snoozed(let notification):
+            // Off the screen but still open: presenters hide it, the app is not told.
+            emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.dismissed.rawValue)])
+        case .closed(let notification, let reason):
+            emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
+            emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
+        case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
+            break
+        case .actionInvoked(let notification, let key):
+            // The token comes first so the app may use it when it handles the action.
+            emitNotifications("ActivationToken", [.uint32(notification.id), .string(activationToken(for: notification))],
+                              to: notification.sender)
+            emitNotifications("ActionInvoked", [.uint32(notification.id), .string(key)], to: notification.sender)
+        case .replied(let notification, let text):
+            emitNotifications("NotificationReplied", [.uint32(notification.id), .string(text)], to: notification.sender)
+        case .playSound(let notification, let choice):
+            let sounds = attention.settings.sounds
+            soundPlayer.play(.init(choice: choice, theme: sounds.theme, volume: sounds.volume,
+                                   application: notification.appIdentity))
         }
     }
 
@@ -205,15 +245,57 @@ public final class Daemon {
     private func record(_ event: ServerEvent, wall: Int64) {
         guard let store else { return }
         switch event {
-        case .presented(let notification), .stored(let notification):
+        case .presented(let notification), .stored(let notification), .snoozed(let notification):
             if notification.decision?.inCenter != false, !notification.request.hints.transient {
                 store.record(notification, wall: wall)
             }
         case .closed(let notification, let reason):
             store.recordClosed(notification.id, reason: reason, wall: wall)
-        default:
+        case .read(let id, let dismissed):
+            store.markRead(id, dismissed: dismissed, wall: wall)
+        case .deleted(let id):
+            store.delete(id)
+        case .actionInvoked(let notification, _), .replied(let notification, _):
+            store.markRead(notification.id, dismissed: false, wall: wall)
+        case .playSound:
             break
         }
+    }
+
+    /// After a restart: what was held or snoozed is held again, unread counts are as they were,
+    /// and docks hear every badge.
+    private func resumeCenter(from store: NotificationStore) {
+        attention.resume(store.held(), now: now)
+        for (id, app) in store.unread() { attention.unread.markUnread(id, app: app) }
+        badges.announceAll(attention.unread.takeChanged())
+        apply([])
+    }
+
+    /// Retention: deletes old entries in short batches, each in its own main-loop turn, so
+    /// pruning thousands never holds the bus for long.
+    private func prune() {
+        guard let store else { return }
+        let center = attention.settings.center
+        let batch = 500
+        let deleted = store.prune(maximumEntries: center.maximumEntries,
+                                  cutoff: LocalClock.wallMilliseconds() - center.maximumAgeSeconds * 1_000, limit: batch)
+        for id in deleted { attention.unread.markRead(id) }
+        badges.mayHaveChanged(attention.unread.takeChanged())
+        if deleted.count == batch {
+            GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
+                prune()
+                return false
+            }
+        }
+    }
+
+    private func announceBadges(_ changed: [(String, Badge)]) {
+        let list = changed.map { app, badge in Self.badgeRecord(app, badge) }
+        emitControl("BadgesChanged", [.array(elementSignature: "a{sv}", list), .uint32(UInt32(attention.unread.total))])
+    }
+
+    static func badgeRecord(_ app: String, _ badge: Badge) -> BusValue {
+        .vardict([("app", .string(app)), ("count", .int64(Int64(badge.count))), ("visible", .bool(badge.visible))])
     }
 
     private func announceFocus() {

@@ -32,6 +32,8 @@ enum NotificationRecord {
         flag("transient", hints.transient)
         flag("action-icons", hints.actionIcons)
         if case .heldByFocus(let focus) = notification.state { add("held-by", .string(focus)) }
+        if case .snoozed(let until) = notification.state { add("snoozed-until", .int64(until)) }
+        if notification.repeatCount > 1 { add("repeat-count", .uint32(UInt32(clamping: notification.repeatCount))) }
         add("sound", notification.decision.map { .bool($0.sound) })
         add("app-icon", request.appIcon.map { .string($0) })
         add("category", hints.category.map { .string($0) })

@@ -3,10 +3,11 @@ import ChimeDBus
 
 /// org.freedesktop.Notifications, as declared in dbus/org.freedesktop.Notifications.xml.
 extension Daemon {
-    /// Only what works is declared; `persistence` joins with the notification center.
+    /// Only what works is declared: `persistence` because the center keeps notifications
+    /// after their banners go (and across restarts).
     static let capabilities = [
         "actions", "action-icons", "body", "body-hyperlinks", "body-images", "body-markup",
-        "icon-static", "inline-reply", "sound", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+        "icon-static", "inline-reply", "persistence", "sound", "x-canonical-private-synchronous", "x-dunst-stack-tag",
     ]
 
     func notificationsInterface() -> ExportedInterface {

@@ -11,6 +11,9 @@ public enum GLibSources {
         g_timeout_add_full(G_PRIORITY_DEFAULT, guint(milliseconds), trampoline, box(body), release)
     }
 
+    /// For work that may wait behind everything else, such as pruning old history.
+    public static let lowPriority = G_PRIORITY_LOW
+
     /// Calls `body` when the loop is idle, again while it returns true.
     @discardableResult
     public static func idle(priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping () -> Bool) -> UInt32 {

@@ -24,6 +24,9 @@ final class SQLiteDatabase {
         sqlite3_close(handle)
     }
 
+    /// False once a failed statement (a full disk, say) made SQLite roll the transaction back.
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &error)

@@ -20,6 +20,13 @@ enum Commands {
         case "summary": try summary(&rest)
         case "mute": try mute(&rest)
         case "history": try history(&rest)
+        case "show": try CenterCommands.show(&rest)
+        case "read": try CenterCommands.read(&rest)
+        case "restore": try CenterCommands.restore(&rest)
+        case "snooze": try CenterCommands.snooze(&rest)
+        case "delete": try CenterCommands.delete(&rest)
+        case "clear": try CenterCommands.clear(&rest)
+        case "badges": try CenterCommands.badges(&rest)
         case "reload":
             try rest.done()
             _ = try ControlClient().call("Reload")
@@ -49,14 +56,13 @@ enum Commands {
         printNotifications(try ControlClient().notifications(), json: json)
     }
 
-    static let states = ["presented", "quiet", "held-by-focus", "held-for-summary", "summarized", "dismissed", "closed"]
-
     static func history(_ arguments: inout Arguments) throws(CommandLineError) {
         let json = arguments.flag("--json")
         var filter: [(String, BusValue)] = []
         if let app = try arguments.option("--app") { filter.append(("app", .string(app))) }
+        if let thread = try arguments.option("--thread") { filter.append(("thread", .string(thread))) }
         if let state = try arguments.option("--state") {
-            guard states.contains(state) else { throw .usage("'\(state)' is not a state: " + states.joined(separator: ", ")) }
+            guard NotificationState.centerStates.contains(state) else { throw .usage("'\(state)' is not a state: " + NotificationState.centerStates.joined(separator: ", ")) }
             filter.append(("state", .string(state)))
         }
         if let text = try arguments.option("--limit") {
@@ -71,9 +77,12 @@ enum Commands {
         }
         if entries.isEmpty { print("no notifications in the history"); return }
         for entry in entries {
-            print(["id", "app-name", "level", "state", "summary"].map { key in
+            var line = ["id", "app-name", "level", "state", "summary"].map { key in
                 entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? ""
-            }.joined(separator: "\t"))
+            }.joined(separator: "\t")
+            // As dunst shows stacked duplicates: the count after the summary.
+            if let count = entry["repeat-count"]?.integer { line += " (\(count)x)" }
+            print(line)
         }
     }
 
@@ -156,24 +165,45 @@ enum Commands {
     }
 
     /// Streams events until chimed's bus goes away; one JSON object per line, flushed at once.
+    /// The first line is the state now (unread total, badges, Focus); with --waybar every line
+    /// is Waybar's custom-module JSON.
     static func watch(_ arguments: inout Arguments) throws(CommandLineError) {
+        let waybar = arguments.flag("--waybar")
         try arguments.done()
         let client = try ControlClient()
-        _ = try client.call("GetStatus")
         do {
             try client.connection.addMatch("type='signal',interface='\(ControlClient.name)',path='\(ControlClient.path)'")
             try client.connection.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
         } catch {
             throw .failure(error.message)
         }
+        // Subscribed first, then read: a change in between is not lost, at worst printed twice.
+        let status = try client.call("GetStatus").first?.vardictEntries ?? [:]
+        var state = WaybarStatus()
+        state.focus = status["focus"]?.string ?? ""
+        state.unread = Int(status["unread"]?.integer ?? 0)
+        let badges = try client.records("GetBadges")
+        for badge in badges { state.take(badge) }
+        emit(waybar ? state.line : JSONText.object([
+            ("event", .string("state")), ("unread", .uint32(UInt32(state.unread))), ("focus", .string(state.focus)),
+            ("badges", .array(elementSignature: "a{sv}", badges.map { .vardict(ordered($0)) })),
+        ]))
         client.connection.setHandler { message in
-            guard message.kind == .signal, let line = WatchEvent.line(for: message) else { return false }
-            print(line)
-            fflush(nil)  // all streams: naming stdout trips strict concurrency
+            guard message.kind == .signal else { return false }
+            if waybar {
+                if state.update(with: message) { emit(state.line) }
+            } else if let line = WatchEvent.line(for: message) {
+                emit(line)
+            }
             return true
         }
         while client.connection.readWriteDispatch(timeoutMilliseconds: -1) {}
         throw .failure("lost the session bus")
+    }
+
+    private static func emit(_ line: String) {
+        print(line)
+        fflush(nil)  // all streams: naming stdout trips strict concurrency
     }
 
     /// Notification entries in a stable order: id first, then by name.

@@ -5,13 +5,23 @@ enum Usage {
     commands:
       status [--json]          whether chimed runs, its version and open notifications
       list [--json]            open notifications, oldest first
-      history [--app APP] [--state STATE] [--limit N] [--json]
-                               the notification center, newest first (kept across restarts)
-      invoke ID [KEY]          choose an action, as a click would (the default action without KEY)
+      history [--app APP] [--thread T] [--state STATE] [--limit N] [--json]
+                               the notification center, newest first (kept across restarts);
+                               STATE is a state name or unread
+      show ID [--json]         one notification from the center, open or closed
+      invoke ID [KEY]          choose an action, as a click would (the default action without KEY);
+                               works on closed notifications while their app is running
       reply ID TEXT            answer a notification that offers an inline reply
       dismiss ID | --all       close notifications as the user (reason 2)
-      watch                    print one JSON object per line for each presented,
-                               withdrawn or closed notification and each Focus change
+      read ID... | --app APP   mark notifications read; badges drop
+      restore ID               present a notification from the center again
+      snooze ID DURATION       take a notification away and present it again later (10m, 1h)
+      delete ID                delete a notification from the center
+      clear [--app APP]        delete the center's notifications, of one app or all
+      badges [--json]          unread count per app, as docks show it
+      watch [--waybar]         print one JSON object per line for each presented, withdrawn or
+                               closed notification, badge change and Focus change; --waybar
+                               prints Waybar custom-module JSON (text, alt, tooltip, class)
       focus list [--json]      Focus modes from the config, and dnd
       focus on NAME [--for DURATION | --until HH:MM]
                                turn a Focus on (DURATION like 45m, 1h30m)

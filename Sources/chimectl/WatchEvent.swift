@@ -8,6 +8,10 @@ enum WatchEvent {
         if message.interface == ControlClient.name, message.member == "FocusChanged", arguments.count == 2 {
             return JSONText.object([("event", .string("focus"))] + Commands.ordered(arguments[1].vardictEntries ?? [:]))
         }
+        if message.interface == ControlClient.name, message.member == "BadgesChanged", arguments.count == 2 {
+            return JSONText.object([("event", .string("badges")), ("unread", arguments[1]),
+                                    ("badges", .array(elementSignature: "a{sv}", arguments[0].records.map { .vardict(Commands.ordered($0)) }))])
+        }
         guard case .uint32(let id)? = arguments.first else { return nil }
         switch (message.interface, message.member) {
         case (ControlClient.name, "Presented"):

@@ -32,7 +32,7 @@ import Testing
         let notification = try #require(attention.server.notification(first.id))
         #expect(notification.state == .quiet)
         #expect(notification.request.actions.map(\.key) == ["chime:keep", "chime:turn-off"])
-        let second = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:01"))
+        let second = try attention.notify(.make(app: "news", summary: "Another"), from: ":1.1", now: at(.monday, "10:01"))
         #expect(attention.server.notification(second.id)?.request.actions.isEmpty == true)
 
         // Keep: from now on the app is allowed and its notifications are presented.

@@ -25,7 +25,9 @@ extension ServerEvent {
 
     var id: UInt32 {
         switch self {
-        case .presented(let n), .stored(let n), .closed(let n, _), .actionInvoked(let n, _), .replied(let n, _), .playSound(let n, _): n.id
+        case .presented(let n), .stored(let n), .closed(let n, _), .actionInvoked(let n, _), .replied(let n, _),
+             .playSound(let n, _), .snoozed(let n): n.id
+        case .read(let id, _), .deleted(let id): id
         }
     }
 }

@@ -51,4 +51,86 @@ import Testing
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("chime.db.corrupt-") }
         #expect(aside.count == 1)
     }
+
+    @Test func aVersion1FileIsMigratedAndKeepsItsRows() throws {
+        let path = folder + "/chime.db"
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try database.execute("BEGIN;\n" + StoreSchema.migrations[0] + "\nPRAGMA user_version = 1;\nCOMMIT;")
+            try database.execute("""
+                INSERT INTO notifications (id, app, app_name, summary, body, actions, level, urgency, state, sender, created, updated)
+                VALUES (5, 'mail', 'Mail', 'old', 'b', '[]', 'active', 1, 'closed', ':1.1', 1, 1)
+                """)
+        }
+        let store = try NotificationStore(path: path)
+        let entry = try #require(store.entry(5).map { Dictionary(uniqueKeysWithValues: $0) })
+        #expect(entry["summary"] == .string("old") && entry["unread"] == .bool(false))
+        var version: Int64 = 0
+        try store.database.run("PRAGMA user_version") { version = $0.integer(0) }
+        #expect(version == Int64(StoreSchema.version))
+        store.record(notification(6), wall: 2)
+        #expect(store.unread().map(\.id) == [6])
+    }
+
+    @Test func aFileFromANewerChimedIsRefusedNotMisread() throws {
+        let path = folder + "/chime.db"
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try database.execute("PRAGMA user_version = 99")
+        }
+        var said: [String] = []
+        _ = try NotificationStore(path: path) { _, message in said.append(message) }
+        #expect(said.first?.contains("newer than this chimed") == true, "moved aside with the reason, the old file kept")
+    }
+
+    @Test func heldAndSnoozedComeBackAsTheyWere() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        var held = notification(1, summary: "held")
+        held.state = .heldByFocus("work")
+        var snoozed = notification(2, summary: "snoozed")
+        snoozed.state = .snoozed(until: 99_000)
+        snoozed.request.hints.category = "email"
+        snoozed.repeatCount = 3
+        store.record(held, wall: 1)
+        store.record(snoozed, wall: 1)
+        store.record(notification(3), wall: 1)
+        let back = store.held()
+        #expect(back.map(\.id) == [1, 2])
+        #expect(back[0].state == .heldByFocus("work"))
+        #expect(back[1].state == .snoozed(until: 99_000) && back[1].repeatCount == 3)
+        #expect(back[1].request.hints.category == "email" && back[1].request.actions == [Action(key: "default", label: "Open")])
+        #expect(back[1].sender == ":1.1")
+    }
+
+    @Test func readAndClosedStatesFollowTheUser() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        for id in 1...3 { store.record(notification(UInt32(id)), wall: 1) }
+        store.markRead(1, dismissed: false, wall: 2)
+        store.recordClosed(1, reason: .expired, wall: 3)
+        store.recordClosed(2, reason: .expired, wall: 3)
+        store.recordClosed(3, reason: .closedByCall, wall: 3)
+        let states = store.history(.init()).map { entry in
+            let fields = Dictionary(uniqueKeysWithValues: entry)
+            return "\(fields["state"]?.string ?? "") \(fields["unread"]?.bool ?? false)"
+        }
+        #expect(states == ["closed false", "closed true", "read false"], "read stays read; a timed-out banner stays unread")
+        #expect(store.history(.init(state: "unread")).count == 1)
+    }
+
+    @Test func pruningKeepsTheNewestAndWhatIsHeldInShortBatches() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        var held = notification(1)
+        held.state = .heldForSummary
+        store.record(held, wall: 0)
+        store.batch { for id in 2...30 { store.record(notification(UInt32(id)), wall: Int64(id) * 1_000) } }
+        var deleted = store.prune(maximumEntries: 10, cutoff: 0, limit: 8)
+        #expect(deleted == Array(2...9))
+        deleted = store.prune(maximumEntries: 10, cutoff: 0, limit: 8)
+        #expect(deleted == Array(10...17))
+        deleted = store.prune(maximumEntries: 10, cutoff: 0, limit: 8)
+        #expect(deleted == Array(18...20), "down to the newest ten and the held one")
+        #expect(store.ids(app: nil) == [1] + Array(21...30))
+        deleted = store.prune(maximumEntries: 100, cutoff: 25_000, limit: 100)
+        #expect(deleted == Array(21...24), "older than the cutoff")
+    }
 }

@@ -57,3 +57,38 @@ import Testing
         #expect(acknowledged.isSubset(of: ids), "\(acknowledged.subtracting(ids).count) acknowledged ids are missing")
     }
 }
+
+/// The store's disk filling up under chimed.
+@Suite struct FullDiskTests {
+    @Test func aFullDiskLosesNoNotificationAndIsLoggedOnce() throws {
+        let bus = try TestBus(daemon: false)
+        let state = bus.directory.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        // chimed's state folder on a 192 KB tmpfs in a mount namespace of its own, so the disk
+        // under the store really fills (ENOSPC). Where namespaces are not allowed, a file-size
+        // limit makes the same writes fail.
+        let canMount = try bus.run("unshare", ["-rm", "true"]).status == 0
+        let script = canMount ? "mount -t tmpfs -o size=192k tmpfs \"$1\" && exec \"$2\"" : "ulimit -f 384 && exec \"$2\""
+        let daemon = try bus.start(canMount ? "/usr/bin/unshare" : "/bin/sh",
+                                   (canMount ? ["-rm", "/bin/sh"] : []) + ["-c", script, "sh", state.path, TestBus.chimed])
+        defer { daemon.signal(SIGTERM); _ = daemon.wait(timeout: 5) }
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("serving") } != nil, "\(daemon.stderr)")
+
+        let client = try bus.client()
+        let body = String(repeating: "a long body that fills the disk ", count: 40)
+        var ids: [UInt32] = []
+        for index in 0..<400 {
+            ids.append(try client.notify(app: "app\(index % 50)", summary: "note \(index)", body: body))
+        }
+        #expect(Set(ids).count == 400, "every Notify got its own id")
+        #expect(try client.list().count >= 100, "what is open is still presented")
+        #expect(try client.notify(summary: "after the disk filled") > 0)
+        #expect(daemon.isRunning)
+        daemon.signal(SIGTERM)
+        _ = daemon.wait(timeout: 10)
+        daemon.drain()
+        let complaints = daemon.stderrLines.filter { $0.contains("chime.db") }
+        #expect(complaints.count == 1, "\(complaints)")
+        #expect(complaints.first?.contains(canMount ? "is full" : "cannot") == true)
+    }
+}

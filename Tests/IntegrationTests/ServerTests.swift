@@ -20,11 +20,10 @@ import Testing
     @Test func capabilitiesAreDeclaredWithVendorPrefixes() throws {
         let reply = try bus.client().call("GetCapabilities", [])
         let capabilities = try #require(reply.first?.strings)
-        for expected in ["actions", "body", "body-markup", "inline-reply", "sound", "x-canonical-private-synchronous", "x-dunst-stack-tag"] {
+        for expected in ["actions", "body", "body-markup", "inline-reply", "persistence", "sound", "x-canonical-private-synchronous", "x-dunst-stack-tag"] {
             #expect(capabilities.contains(expected))
         }
         #expect(!capabilities.contains("synchronous"))
-        #expect(!capabilities.contains("persistence"), "persistence is declared once the center keeps notifications")
     }
 
     @Test func introspectionIsTheXmlFromTheDbusFolder() throws {

@@ -29,8 +29,15 @@ public struct Attention: Sendable {
     public private(set) var currentFocus: FocusState.Active?
     /// Set when the active Focus changed; the daemon announces it and clears this.
     public var focusChanged = false
-    private var heldDuringFocus: (count: Int, apps: Set<String>) = (0, [])
+    var heldDuringFocus: (count: Int, apps: Set<String>) = (0, [])
     private var lastTick: LocalTime?
+    /// The center's unread notifications per app; the daemon feeds it every event.
+    public var unread = UnreadCounts()
+    private var rateLimiter = RateLimiter()
+    private var repeats = RepeatDetector()
+    /// Apps that went over their rate limit since the daemon last looked, to say so once.
+    public var newlyRateLimited: [String] = []
+    private var rateLimitedApps: Set<String> = []
 
     public init(settings: ChimeSettings = .init(), lastID: UInt32 = 0) {
         self.settings = settings
@@ -61,21 +68,42 @@ public struct Attention: Sendable {
             crossedBudget = true
             apps.update(identity) { $0.overBudget = true }
         }
-        let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
+        var decision = DeliveryDecision.decide(request, identity: identity, context: .init(
             app: appSettings, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, overTimeSensitiveBudget: overBudget))
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic)
             return (result.id, events + result.events)
         }
+        // Repeats and rate limits never hold back what must get through (design.md section 7).
+        let mustGetThrough = breaksThrough(request, decision: decision)
+        if mustGetThrough || rateLimiter.admit(identity, at: now.monotonic, limit: settings.center.rateLimit) {
+            if !rateLimitedApps.isEmpty { rateLimitedApps.remove(identity) }
+        } else {
+            if rateLimitedApps.insert(identity).inserted { newlyRateLimited.append(identity) }
+            if settings.center.rateLimit.action == .refuse {
+                throw .excessNotifications("\(request.appName) sent more than \(settings.center.rateLimit.burst) notifications at once; try again later")
+            }
+            decision.banner = false
+            decision.sound = false
+        }
         if appSettings.authorization == .provisional, !(apps.record(identity)?.provisionalPrompted ?? true) {
             apps.update(identity) { $0.provisionalPrompted = true }
             request.actions += [Action(key: Self.actionPrefix + "keep", label: "Keep"),
                                 Action(key: Self.actionPrefix + "turn-off", label: "Turn Off")]
         }
-        let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision)
+        let window = settings.center.repeatWindow
+        let repeating = mustGetThrough || request.replacesID != 0 ? nil : repeats.earlier(request, now: now.monotonic, window: window)
+        if let repeating, let earlier = server.notification(repeating) {
+            // A repeat keeps the choices Chime offered on the first one (Keep / Turn Off).
+            let keys = Set(request.actions.map(\.key))
+            request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
+        }
+        let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision, repeating: repeating)
+        repeats.note(request, id: result.id, now: now.monotonic, window: window)
         events += result.events
-        if let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
+        let isRepeat = (server.notification(result.id)?.repeatCount ?? 1) > 1
+        if !isRepeat, let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
            soundThrottle.admit(choice.level, at: now.monotonic, gap: settings.sounds.minimumGap),
            let notification = server.notification(result.id) {
             events.append(.playSound(notification, choice))
@@ -98,7 +126,15 @@ public struct Attention: Sendable {
         return (result.id, events)
     }
 
-    private mutating func settings(for identity: String) -> AppSettings {
+    /// Time-sensitive and critical notifications, and communication from a person the active
+    /// Focus allows: never merged into a repeat and never slowed by a rate limit.
+    private func breaksThrough(_ request: NotificationRequest, decision: DeliveryDecision) -> Bool {
+        if decision.level >= .timeSensitive { return true }
+        guard let focus = activeFocusMode, let person = InterruptionPolicy.person(request) else { return false }
+        return focus.allowsPerson(person)
+    }
+
+    mutating func settings(for identity: String) -> AppSettings {
         if let known = settingsByApp[identity] { return known }
         let computed = apps.settings(for: identity, config: settings)
         settingsByApp[identity] = computed

@@ -10,6 +10,7 @@ public struct ChimeSettings: Equatable, Sendable {
     public var focusModes: [FocusMode] = [FocusMode(name: FocusMode.doNotDisturb)]
     public var summaryTimes: [ClockTime] = []
     public var sounds = SoundSettings()
+    public var center = CenterSettings()
     /// `[app NAME]` sections: setting key -> text value, validated on load.
     public var apps: [String: [String: String]] = [:]
 

@@ -45,6 +45,12 @@ public struct FocusState: Equatable, Sendable {
         return nil
     }
 
+    /// The Focus the user turned on by hand, kept across restarts.
+    public var manualFocus: (name: String, until: Int64?)? {
+        if case .on(let name, let until)? = manual { return (name, until) }
+        return nil
+    }
+
     public mutating func turnOn(_ name: String, until: Int64?) {
         manual = .on(name, until: until)
     }

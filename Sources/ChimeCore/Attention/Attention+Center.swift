@@ -1,0 +1,69 @@
+/// What the user does in the notification center: read, restore, snooze, delete; and the
+/// badges that follow from what is unread.
+extension Attention {
+    /// Marks notifications read, open or long closed.
+    public func read(_ ids: [UInt32]) -> [ServerEvent] {
+        ids.map { .read($0) }
+    }
+
+    /// Marks every unread notification of an app read.
+    public func readAll(app: String) -> [ServerEvent] {
+        read(unread.ids(of: app))
+    }
+
+    /// Presents a notification again as a banner, with its sound: `chimectl restore`, and a
+    /// snooze that ended. `notification` is the open one, or one rebuilt from the center.
+    public mutating func presentAgain(_ notification: Notification, now: Now) -> [ServerEvent] {
+        var again = server.notification(notification.id) ?? notification
+        var decision = DeliveryDecision.decide(again.request, identity: again.appIdentity, context: .init(
+            app: settings(for: again.appIdentity), globalPreviews: settings.previews,
+            locked: locked, muted: muted))
+        // The user asked to see it: no Focus, summary or banner setting keeps it away now.
+        decision.hold = nil
+        decision.drop = nil
+        decision.banner = true
+        again.decision = decision
+        again.state = .presented
+        var events = refreshFocus(now: now) + server.adopt(again, now: now.monotonic)
+        if let choice = SoundChoice.choose(for: again.request, decision: decision, settings: settings.sounds),
+           let shown = server.notification(again.id) {
+            events.append(.playSound(shown, choice))
+        }
+        return events
+    }
+
+    /// Takes a notification off the screen and brings it back after `seconds`.
+    public mutating func snooze(_ notification: Notification, seconds: Int64, now: Now) -> [ServerEvent] {
+        var snoozed = server.notification(notification.id) ?? notification
+        snoozed.state = .snoozed(until: now.wall + seconds * 1_000)
+        return server.adopt(snoozed, now: now.monotonic)
+    }
+
+    /// Presents again the snoozed notifications whose time has come.
+    public mutating func wakeSnoozed(now: Now) -> [ServerEvent] {
+        server.snoozed(dueBy: now.wall).flatMap { presentAgain($0, now: now) }
+    }
+
+    /// Deletes notifications from the center; open ones close as if the user dismissed them.
+    public mutating func delete(_ ids: [UInt32]) -> [ServerEvent] {
+        ids.flatMap { id in ((try? server.dismiss(id)) ?? []) + [.deleted(id)] }
+    }
+
+    /// Puts back what was held or snoozed when chimed last stopped, without announcing it again.
+    public mutating func resume(_ notifications: [Notification], now: Now) {
+        for notification in notifications {
+            _ = server.adopt(notification, now: now.monotonic)
+            if case .heldByFocus(let focus) = notification.state, focus == currentFocus?.name {
+                heldDuringFocus.count += 1
+                heldDuringFocus.apps.insert(notification.appIdentity)
+            }
+        }
+    }
+
+    /// An app's badge: its unread count, shown unless its badges are off or the Focus hides them.
+    public mutating func badge(for app: String) -> Badge {
+        let count = unread.count(app)
+        let hidden = !settings(for: app).badges || (activeFocusMode?.hidesBadges ?? false)
+        return Badge(count: count, visible: count > 0 && !hidden)
+    }
+}

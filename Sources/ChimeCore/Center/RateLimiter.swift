@@ -1,0 +1,33 @@
+/// A token bucket per app: each notification takes a token; tokens come back at a steady
+/// rate up to the burst size. An app with no token left is over its limit.
+public struct RateLimiter: Sendable {
+    private struct Bucket: Sendable {
+        var tokens: Double
+        var refilled: Instant
+    }
+
+    private var buckets: [String: Bucket] = [:]
+
+    public init() {}
+
+    /// Takes a token for `app`; false when it has none left.
+    public mutating func admit(_ app: String, at now: Instant, limit: CenterSettings.RateLimit) -> Bool {
+        let capacity = Double(max(1, limit.burst))
+        var bucket = buckets[app] ?? Bucket(tokens: capacity, refilled: now)
+        let elapsed = Double(now.milliseconds - bucket.refilled.milliseconds) / 60_000
+        bucket.tokens = min(capacity, bucket.tokens + elapsed * Double(max(0, limit.perMinute)))
+        bucket.refilled = now
+        let admitted = bucket.tokens >= 1
+        if admitted { bucket.tokens -= 1 }
+        buckets[app] = bucket
+        if buckets.count > 4_096 { forgetFull(now: now, limit: limit) }
+        return admitted
+    }
+
+    /// Apps whose buckets have refilled are the same as unseen ones: drop them so the
+    /// table stays as small as the set of apps sending right now.
+    private mutating func forgetFull(now: Instant, limit: CenterSettings.RateLimit) {
+        let refillMilliseconds = limit.perMinute > 0 ? Int64(limit.burst) * 60_000 / Int64(limit.perMinute) : Int64.max
+        buckets = buckets.filter { now.milliseconds - $0.value.refilled.milliseconds < refillMilliseconds }
+    }
+}

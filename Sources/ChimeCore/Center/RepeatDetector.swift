@@ -1,0 +1,49 @@
+/// Finds the open notification a new one repeats: same app, summary and body, shown within
+/// the repeat window. A dictionary keyed by the text, so a flood costs one lookup each.
+public struct RepeatDetector: Sendable {
+    private struct Key: Hashable, Sendable {
+        var app: String
+        var summary: String
+        var body: String
+
+        init(_ request: NotificationRequest) {
+            app = request.appIdentity
+            summary = request.summary
+            body = request.body
+        }
+    }
+
+    private var latest: [Key: (id: UInt32, at: Instant)] = [:]
+    /// Each key once, oldest first, so keys older than the window are dropped in order.
+    private var queue: [(key: Key, at: Instant)] = []
+    private var head = 0
+
+    public init() {}
+
+    /// The id `request` repeats, if one was noted within `window` of `now`.
+    public func earlier(_ request: NotificationRequest, now: Instant, window: Duration) -> UInt32? {
+        guard let entry = latest[Key(request)], entry.at + window >= now else { return nil }
+        return entry.id
+    }
+
+    /// Notes that `id` now shows `request`.
+    public mutating func note(_ request: NotificationRequest, id: UInt32, now: Instant, window: Duration) {
+        let key = Key(request)
+        if latest.updateValue((id, now), forKey: key) == nil { queue.append((key, now)) }
+        forget(before: now, window: window)
+    }
+
+    /// Drops keys last seen before the window; a key seen again since goes to the back.
+    private mutating func forget(before now: Instant, window: Duration) {
+        while head < queue.count, queue[head].at + window < now {
+            let key = queue[head].key
+            head += 1
+            guard let entry = latest[key] else { continue }
+            if entry.at + window < now { latest[key] = nil } else { queue.append((key, entry.at)) }
+        }
+        if head > 1_024, head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// Which notifications in the center are unread, and how many per app: the badges.
+/// Follows the core's events, so every path that reads, dismisses or withdraws a
+/// notification lowers the count the same way.
+public struct UnreadCounts: Sendable {
+    private var appByID: [UInt32: String] = [:]
+    public private(set) var byApp: [String: Int] = [:]
+    /// Apps whose count changed since `takeChanged()`.
+    private var changed: Set<String> = []
+
+    public init() {}
+
+    public var total: Int { appByID.count }
+    public func count(_ app: String) -> Int { byApp[app] ?? 0 }
+    public func isUnread(_ id: UInt32) -> Bool { appByID[id] != nil }
+    public func ids(of app: String) -> [UInt32] { appByID.filter { $0.value == app }.map(\.key).sorted() }
+
+    public mutating func markUnread(_ id: UInt32, app: String) {
+        if let previous = appByID[id] {
+            guard previous != app else { return }
+            markRead(id)
+        }
+        appByID[id] = app
+        byApp[app, default: 0] += 1
+        changed.insert(app)
+    }
+
+    public mutating func markRead(_ id: UInt32) {
+        guard let app = appByID.removeValue(forKey: id) else { return }
+        let left = (byApp[app] ?? 1) - 1
+        byApp[app] = left > 0 ? left : nil
+        changed.insert(app)
+    }
+
+    /// What an event means for the unread set: anything shown or kept in the center is unread;
+    /// an action, a reply, a dismissal or the app's own CloseNotification reads it. A banner
+    /// that timed out stays unread in the center.
+    public mutating func observe(_ event: ServerEvent) {
+        switch event {
+        case .presented(let notification), .stored(let notification):
+            if notification.countsAsUnread { markUnread(notification.id, app: notification.appIdentity) }
+        case .closed(let notification, let reason):
+            if reason == .dismissed || reason == .closedByCall { markRead(notification.id) }
+        case .actionInvoked(let notification, _), .replied(let notification, _):
+            markRead(notification.id)
+        case .read(let id, _), .deleted(let id):
+            markRead(id)
+        case .snoozed, .playSound:
+            break
+        }
+    }
+
+    /// The apps whose count changed since the last call.
+    public mutating func takeChanged() -> Set<String> {
+        defer { changed = [] }
+        return changed
+    }
+}
+
+extension Notification {
+    /// In the center and the user has not seen it there: Chime's own notifications and
+    /// transient ones do not count.
+    public var countsAsUnread: Bool {
+        sender != Attention.selfSender && decision?.inCenter != false && !request.hints.transient
+    }
+}

@@ -1,0 +1,70 @@
+import ChimeCore
+import ChimeDBus
+import ChimeGLib
+
+/// Announces badges: a LauncherEntry Update per app whose badge changed, and one
+/// BadgesChanged on the control interface. Changes are gathered until the main loop is
+/// idle, so a flood costs one announcement per batch, not one per notification.
+final class BadgeBoard {
+    static let launcherPath = "/com/canonical/unity/launcherentry/chime"
+    let launcherSpec = InterfaceSpec.load("com.canonical.Unity.LauncherEntry.xml")[0]
+    private let objects: ObjectServer
+    /// What was last announced per app; apps at zero and hidden are dropped.
+    private(set) var announced: [String: Badge] = [:]
+    private var pending: Set<String> = []
+    private var scheduled = false
+    private let current: (String) -> Badge
+    private let changed: ([(String, Badge)]) -> Void
+
+    /// `current` computes an app's badge now; `changed` hears each batch that was announced.
+    init(objects: ObjectServer, current: @escaping (String) -> Badge, changed: @escaping ([(String, Badge)]) -> Void) {
+        self.objects = objects
+        self.current = current
+        self.changed = changed
+    }
+
+    /// Badges of these apps may have changed; they are looked at once the loop is idle.
+    func mayHaveChanged(_ apps: some Sequence<String>) {
+        pending.formUnion(apps)
+        guard !pending.isEmpty, !scheduled else { return }
+        scheduled = true
+        GLibSources.idle { [weak self] in
+            self?.announce()
+            return false
+        }
+    }
+
+    /// Every app with a badge may have changed: a Focus that hides badges came or went.
+    func allMayHaveChanged(_ appsWithUnread: some Sequence<String>) {
+        mayHaveChanged(Array(announced.keys) + Array(appsWithUnread))
+    }
+
+    /// Announces every badge again, changed or not: after a restart, docks hear the counts.
+    func announceAll(_ apps: some Sequence<String>) {
+        announced = [:]
+        mayHaveChanged(apps)
+    }
+
+    private func announce() {
+        scheduled = false
+        var batch: [(String, Badge)] = []
+        for app in pending.sorted() {
+            let badge = current(app)
+            let previous = announced[app] ?? Badge(count: 0, visible: false)
+            guard badge != previous else { continue }
+            announced[app] = badge.count == 0 && !badge.visible ? nil : badge
+            batch.append((app, badge))
+            objects.emit(path: Self.launcherPath, interface: launcherSpec, signal: "Update", [
+                .string(Self.uri(app)),
+                .vardict([("count", .int64(Int64(badge.count))), ("count-visible", .bool(badge.visible))]),
+            ])
+        }
+        pending = []
+        if !batch.isEmpty { changed(batch) }
+    }
+
+    /// application://APP.desktop, as docks match launchers.
+    static func uri(_ app: String) -> String {
+        "application://" + (app.hasSuffix(".desktop") ? app : app + ".desktop")
+    }
+}

@@ -1,0 +1,136 @@
+import ChimeCore
+import ChimeDBus
+import ChimeStore
+
+/// The center methods of dev.chime.Chime1 (design.md section 7): history, show, read,
+/// restore, snooze, delete, clear, badges, and actions on notifications that already closed.
+extension Daemon {
+    func centerHandlers() -> [String: ExportedInterface.Handler] {
+        [
+            "History": { [unowned self] call throws(BusError) in
+                let filter = call.arguments[0].vardictEntries ?? [:]
+                var query = NotificationStore.Filter()
+                query.app = filter["app"]?.string
+                query.thread = filter["thread"]?.string
+                query.state = filter["state"]?.string
+                if let state = query.state, !NotificationState.centerStates.contains(state) {
+                    throw .invalidArgs("'\(state)' is not a state; states are: " + NotificationState.centerStates.joined(separator: ", "))
+                }
+                if let limit = filter["limit"]?.integer {
+                    guard (1...10_000).contains(limit) else { throw .invalidArgs("limit must be 1 to 10000") }
+                    query.limit = Int(limit)
+                }
+                return [.array(elementSignature: "a{sv}", try requireStore().history(query).map { .vardict($0) })]
+            },
+            "Show": { [unowned self] call throws(BusError) in
+                let id = call.arguments[0].uint32 ?? 0
+                let open = attention.server.notification(id)
+                if var entry = store?.entry(id) {
+                    entry.append(("open", .bool(open != nil)))
+                    return [.vardict(entry)]
+                }
+                guard let open else { throw unknown(id) }
+                return [NotificationRecord.busValue(open)]
+            },
+            "Read": { [unowned self] call throws(BusError) in
+                let ids = call.arguments[0].uint32Array
+                for id in ids { _ = try centerNotification(id) }
+                apply(attention.read(ids))
+                return []
+            },
+            "ReadApp": { [unowned self] call in
+                let events = attention.readAll(app: call.arguments[0].string ?? "")
+                apply(events)
+                return [.uint32(UInt32(events.count))]
+            },
+            "Restore": { [unowned self] call throws(BusError) in
+                apply(attention.presentAgain(try centerNotification(call.arguments[0].uint32 ?? 0), now: now))
+                return []
+            },
+            "Snooze": { [unowned self] call throws(BusError) in
+                let notification = try centerNotification(call.arguments[0].uint32 ?? 0)
+                guard let seconds = call.arguments[1].uint32, (1...366 * 86_400).contains(seconds) else {
+                    throw .invalidArgs("snooze for 1 second to 366 days")
+                }
+                apply(attention.snooze(notification, seconds: Int64(seconds), now: now))
+                return []
+            },
+            "Delete": { [unowned self] call throws(BusError) in
+                let id = call.arguments[0].uint32 ?? 0
+                _ = try centerNotification(id)
+                apply(attention.delete([id]))
+                return []
+            },
+            "Clear": { [unowned self] call throws(BusError) in
+                let app = call.arguments[0].vardictEntries?["app"]?.string
+                let ids = try requireStore().ids(app: app)
+                apply(attention.delete(ids))
+                return [.uint32(UInt32(ids.count))]
+            },
+            "GetBadges": { [unowned self] _ in [badgeList()] },
+            "Invoke": { [unowned self] call throws(BusError) in
+                guard case .uint32(let id) = call.arguments[0], case .string(let key) = call.arguments[1] else { return [] }
+                if attention.server.notification(id) != nil {
+                    do throws(RequestError) { apply(try attention.invoke(id, key: key, now: now)) } catch { throw BusError(error) }
+                } else {
+                    try invokeFromHistory(id, key: key)
+                }
+                return []
+            },
+            "Dismiss": { [unowned self] call throws(BusError) in
+                let id = call.arguments[0].uint32 ?? 0
+                if attention.server.notification(id) != nil {
+                    do throws(RequestError) { apply(try attention.server.dismiss(id)) } catch { throw BusError(error) }
+                } else {
+                    _ = try centerNotification(id)
+                    apply([.read(id, dismissed: true)])
+                }
+                return []
+            },
+        ]
+    }
+
+    var centerProperties: [String: () -> BusValue] {
+        [
+            "UnreadCount": { [unowned self] in .uint32(UInt32(attention.unread.total)) },
+            "Badges": { [unowned self] in badgeList() },
+        ]
+    }
+
+    /// Every app with unread notifications, with its badge.
+    private func badgeList() -> BusValue {
+        let apps = attention.unread.byApp.keys.sorted()
+        return .array(elementSignature: "a{sv}", apps.map { Self.badgeRecord($0, attention.badge(for: $0)) })
+    }
+
+    /// The open notification, else the one in the center, rebuilt.
+    private func centerNotification(_ id: UInt32) throws(BusError) -> Notification {
+        if let open = attention.server.notification(id) { return open }
+        guard let stored = store?.notification(id) else { throw unknown(id) }
+        return stored
+    }
+
+    /// A closed notification's action goes to the app that sent it, if it is still on the bus.
+    private func invokeFromHistory(_ id: UInt32, key: String) throws(BusError) {
+        let notification = try centerNotification(id)
+        let actionKey = key.isEmpty ? Action.defaultKey : key
+        guard notification.action(actionKey) != nil else { throw BusError(RequestError.unknownAction(id, key)) }
+        guard notification.sender != Attention.selfSender else {
+            throw .invalidArgs("notification \(id) is Chime's own and has closed; use chimectl apps set instead")
+        }
+        let present = (try? connection.busCall("NameHasOwner", [.string(notification.sender)]).first?.bool) ?? false
+        guard present == true else {
+            throw BusError(BusError.appGone, "\(notification.request.appName) is no longer running, so notification \(id)'s action cannot reach it")
+        }
+        apply([.actionInvoked(notification, key: actionKey)])
+    }
+
+    private func requireStore() throws(BusError) -> NotificationStore {
+        guard let store else { throw BusError(BusError.failed, "the notification store is not available") }
+        return store
+    }
+
+    private func unknown(_ id: UInt32) -> BusError {
+        BusError(BusError.unknownObject, "no notification with id \(id) in the center")
+    }
+}

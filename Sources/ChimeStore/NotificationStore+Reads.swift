@@ -1,0 +1,152 @@
+import ChimeCore
+
+/// What chimed and chimectl read back from the center.
+extension NotificationStore {
+    /// The highest id ever stored, so ids continue past it after a restart.
+    public func highestID() -> UInt32 {
+        var highest: Int64 = 0
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT coalesce(max(id), 0) FROM notifications") { highest = $0.integer(0) }
+        }
+        return UInt32(clamping: highest)
+    }
+
+    public struct Filter: Sendable {
+        public var app: String?
+        public var thread: String?
+        /// One of `NotificationState.centerStates`.
+        public var state: String?
+        public var limit = 50
+        public init(app: String? = nil, thread: String? = nil, state: String? = nil, limit: Int = 50) {
+            self.app = app
+            self.thread = thread
+            self.state = state
+            self.limit = limit
+        }
+    }
+
+    /// Newest first, each as the control interface's a{sv} record.
+    public func history(_ filter: Filter) -> [[(String, BusValue)]] {
+        var rows: [[(String, BusValue)]] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run("""
+                SELECT \(Self.columns) FROM notifications
+                WHERE (?1 IS NULL OR app = ?1) AND (?2 IS NULL OR thread = ?2)
+                  AND (?3 IS NULL OR state = ?3 OR (?3 = 'unread' AND unread = 1))
+                ORDER BY id DESC LIMIT ?4
+                """, [optional(filter.app), optional(filter.thread), optional(filter.state),
+                      .integer(Int64(filter.limit))]) { rows.append(Self.entry($0)) }
+        }
+        return rows
+    }
+
+    /// One entry as a record, or nil when the center has no such id.
+    public func entry(_ id: UInt32) -> [(String, BusValue)]? {
+        var found: [(String, BusValue)]?
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT \(Self.columns) FROM notifications WHERE id = ?1", [.integer(Int64(id))]) {
+                found = Self.entry($0)
+            }
+        }
+        return found
+    }
+
+    /// The notification as it was sent, rebuilt to be presented again.
+    public func notification(_ id: UInt32) -> Notification? {
+        var found: Notification?
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT \(Self.columns) FROM notifications WHERE id = ?1", [.integer(Int64(id))]) {
+                found = Self.notification($0)
+            }
+        }
+        return found
+    }
+
+    /// What chimed held or had snoozed when it stopped, oldest first.
+    public func held() -> [Notification] {
+        var found: [Notification] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT \(Self.columns) FROM notifications WHERE state IN \(Self.heldStates) ORDER BY id") {
+                found.append(Self.notification($0))
+            }
+        }
+        return found
+    }
+
+    /// Every unread entry: its id and app.
+    public func unread() -> [(id: UInt32, app: String)] {
+        var found: [(UInt32, String)] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT id, app FROM notifications WHERE unread = 1 ORDER BY id") {
+                found.append((UInt32(clamping: $0.integer(0)), $0.text(1) ?? ""))
+            }
+        }
+        return found
+    }
+
+    /// Ids in the center, of one app or all.
+    public func ids(app: String?) -> [UInt32] {
+        var found: [UInt32] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT id FROM notifications WHERE ?1 IS NULL OR app = ?1 ORDER BY id",
+                             [optional(app)]) { found.append(UInt32(clamping: $0.integer(0))) }
+        }
+        return found
+    }
+
+    // MARK: Rows
+
+    private static let columns = """
+        id, app, app_name, summary, body, level, state, coalesce(close_reason, 0), created, updated,
+        category, thread, (SELECT group_concat(value, char(31)) FROM json_each(actions)), unread, repeat_count,
+        snooze_until, desktop_entry, icon, stack_tag, person, resident, expire_timeout, urgency, sender, focus
+        """
+
+    private static func actions(_ row: SQLiteDatabase.Row) -> [String] {
+        row.text(12).map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []
+    }
+
+    private static func entry(_ row: SQLiteDatabase.Row) -> [(String, BusValue)] {
+        var entry: [(String, BusValue)] = [
+            ("id", .uint32(UInt32(clamping: row.integer(0)))), ("app-identity", .string(row.text(1) ?? "")),
+            ("app-name", .string(row.text(2) ?? "")), ("summary", .string(row.text(3) ?? "")),
+            ("body", .string(row.text(4) ?? "")), ("level", .string(row.text(5) ?? "")),
+            ("state", .string(row.text(6) ?? "")), ("created", .int64(row.integer(8))),
+            ("updated", .int64(row.integer(9))), ("thread", .string(row.text(11) ?? "")),
+            ("actions", .stringArray(actions(row))), ("unread", .bool(row.integer(13) != 0)),
+        ]
+        if row.integer(7) != 0 { entry.append(("close-reason", .uint32(UInt32(row.integer(7))))) }
+        if let category = row.text(10), !category.isEmpty { entry.append(("category", .string(category))) }
+        if row.integer(14) > 1 { entry.append(("repeat-count", .uint32(UInt32(clamping: row.integer(14))))) }
+        if row.text(15) != nil { entry.append(("snoozed-until", .int64(row.integer(15)))) }
+        if let person = row.text(19) { entry.append(("person", .string(person))) }
+        return entry
+    }
+
+    private static func notification(_ row: SQLiteDatabase.Row) -> Notification {
+        var hints = NotificationHints()
+        hints.desktopEntry = row.text(16)
+        hints.category = row.text(10)
+        hints.thread = row.text(11)
+        hints.stackTag = row.text(18)
+        hints.sender = row.text(19)
+        hints.resident = row.integer(20) != 0
+        hints.urgency = Urgency(rawValue: UInt8(clamping: row.integer(22)))
+        hints.interruptionLevel = row.text(5).flatMap(InterruptionLevel.init(rawValue:))
+        let pairs = actions(row)
+        let actionList = stride(from: 0, to: pairs.count - 1, by: 2).map { Action(key: pairs[$0], label: pairs[$0 + 1]) }
+        let request = NotificationRequest(appName: row.text(2) ?? "", appIcon: row.text(17), summary: row.text(3) ?? "",
+                                          body: row.text(4) ?? "", actions: actionList, hints: hints,
+                                          expireTimeout: Int32(clamping: row.integer(21)))
+        var notification = Notification(id: UInt32(clamping: row.integer(0)), request: request, sender: row.text(23) ?? "",
+                                        created: .init(milliseconds: 0), updated: .init(milliseconds: 0), expires: nil)
+        notification.repeatCount = Int(clamping: max(1, row.integer(14)))
+        switch row.text(6) {
+        case "held-by-focus": notification.state = .heldByFocus(row.text(24) ?? "")
+        case "held-for-summary": notification.state = .heldForSummary
+        case "snoozed": notification.state = .snoozed(until: row.integer(15))
+        default: notification.state = .quiet
+        }
+        return notification
+    }
+}

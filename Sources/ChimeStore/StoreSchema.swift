@@ -1,0 +1,60 @@
+/// The store's schema, as the steps that build it: step N takes `user_version` from N to N+1.
+/// A file from an older chimed is brought up to date step by step inside one transaction;
+/// a file from a newer chimed is refused rather than misread.
+enum StoreSchema {
+    static var version: Int { migrations.count }
+
+    static let migrations = [
+        // 1: the center as the first slice stored it.
+        """
+        CREATE TABLE notifications (
+            id INTEGER PRIMARY KEY,
+            app TEXT NOT NULL,
+            app_name TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            body TEXT NOT NULL,
+            actions TEXT NOT NULL,
+            category TEXT,
+            thread TEXT,
+            level TEXT NOT NULL,
+            urgency INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            close_reason INTEGER,
+            sender TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            updated INTEGER NOT NULL
+        );
+        """,
+        // 2: enough to present a notification again (restore, snooze, held across a restart),
+        // and the unread flag and repeat count behind badges and coalescing.
+        """
+        ALTER TABLE notifications ADD COLUMN desktop_entry TEXT;
+        ALTER TABLE notifications ADD COLUMN icon TEXT;
+        ALTER TABLE notifications ADD COLUMN stack_tag TEXT;
+        ALTER TABLE notifications ADD COLUMN person TEXT;
+        ALTER TABLE notifications ADD COLUMN resident INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE notifications ADD COLUMN expire_timeout INTEGER NOT NULL DEFAULT -1;
+        ALTER TABLE notifications ADD COLUMN unread INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE notifications ADD COLUMN repeat_count INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE notifications ADD COLUMN focus TEXT;
+        ALTER TABLE notifications ADD COLUMN snooze_until INTEGER;
+        """,
+    ]
+
+    /// Runs the steps `database` has not had yet.
+    static func migrate(_ database: SQLiteDatabase) throws(StoreError) {
+        var version: Int64 = 0
+        try database.run("PRAGMA user_version") { version = $0.integer(0) }
+        guard version <= Int64(Self.version) else {
+            throw StoreError("the store has schema version \(version), newer than this chimed (\(Self.version))")
+        }
+        guard version < Int64(Self.version) else { return }
+        let steps = migrations[Int(version)...].joined(separator: "\n")
+        do {
+            try database.execute("BEGIN;\n\(steps)\nPRAGMA user_version = \(Self.version);\nCOMMIT;")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ChimeCore
+import ChimeDBus
+import Glibc
+
+/// The notification center from the shell: show, read, restore, snooze, delete, clear, badges.
+enum CenterCommands {
+    static func show(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        let id = try arguments.id()
+        try arguments.done()
+        let entry = try ControlClient().call("Show", [.uint32(id)]).first?.vardictEntries ?? [:]
+        if json {
+            print(JSONText.encode(.vardict(Commands.ordered(entry))))
+            return
+        }
+        for (key, value) in Commands.ordered(entry) {
+            print("\(key): \(text(value))")
+        }
+    }
+
+    static func read(_ arguments: inout Arguments) throws(CommandLineError) {
+        if let app = try arguments.option("--app") {
+            try arguments.done()
+            let count = try ControlClient().call("ReadApp", [.string(app)]).first?.integer ?? 0
+            print("marked \(count) notification\(count == 1 ? "" : "s") from \(app) read")
+            return
+        }
+        var ids: [UInt32] = [try arguments.id()]
+        while let word = arguments.next() {
+            guard let id = UInt32(word), id > 0 else { throw .usage("'\(word)' is not a notification ID") }
+            ids.append(id)
+        }
+        _ = try ControlClient().call("Read", [.array(elementSignature: "u", ids.map { .uint32($0) })])
+    }
+
+    static func restore(_ arguments: inout Arguments) throws(CommandLineError) {
+        let id = try arguments.id()
+        try arguments.done()
+        _ = try ControlClient().call("Restore", [.uint32(id)])
+    }
+
+    static func snooze(_ arguments: inout Arguments) throws(CommandLineError) {
+        let id = try arguments.id()
+        guard let text = arguments.next() else { throw .usage("snooze needs a duration, like 10m or 1h") }
+        guard let seconds = DurationText.seconds(text) else { throw .usage("'\(text)' is not a duration, like 10m or 1h30m") }
+        try arguments.done()
+        _ = try ControlClient().call("Snooze", [.uint32(id), .uint32(UInt32(seconds))])
+        print("snoozed \(id) for \(text)")
+    }
+
+    static func delete(_ arguments: inout Arguments) throws(CommandLineError) {
+        let id = try arguments.id()
+        try arguments.done()
+        _ = try ControlClient().call("Delete", [.uint32(id)])
+    }
+
+    static func clear(_ arguments: inout Arguments) throws(CommandLineError) {
+        let app = try arguments.option("--app")
+        try arguments.done()
+        let filter: [(String, BusValue)] = app.map { [("app", .string($0))] } ?? []
+        let count = try ControlClient().call("Clear", [.vardict(filter)]).first?.integer ?? 0
+        print("deleted \(count) notification\(count == 1 ? "" : "s") from the center")
+    }
+
+    static func badges(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        try arguments.done()
+        let badges = try ControlClient().records("GetBadges")
+        if json {
+            print("[" + badges.map { JSONText.encode(.vardict(Commands.ordered($0))) }.joined(separator: ",") + "]")
+            return
+        }
+        if badges.isEmpty { print("no unread notifications"); return }
+        for badge in badges {
+            let hidden = badge["visible"]?.bool == true ? "" : "\t(hidden)"
+            print("\(badge["app"]?.string ?? "")\t\(badge["count"]?.integer ?? 0)\(hidden)")
+        }
+    }
+
+    /// A value as `show` prints it: strings bare, lists comma-separated.
+    private static func text(_ value: BusValue) -> String {
+        if let string = value.string { return string }
+        if let number = value.integer { return String(number) }
+        if let flag = value.bool { return flag ? "yes" : "no" }
+        if let strings = value.strings { return strings.joined(separator: ", ") }
+        return JSONText.encode(value)
+    }
+}

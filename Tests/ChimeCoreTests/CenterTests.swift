@@ -1,0 +1,166 @@
+import Testing
+@testable import ChimeCore
+
+/// A manual clock in milliseconds on a Monday morning; wall and monotonic move together.
+private func clock(_ ms: Int64) -> Now { at(.monday, "10:00", wall: ms) }
+
+private func sounds(_ events: [ServerEvent]) -> Int {
+    events.filter { if case .playSound = $0 { true } else { false } }.count
+}
+
+/// Repeats, rate limits, unread counts and badges, snooze and restore (design.md section 7).
+@Suite struct CenterTests {
+    var attention = Attention()
+
+    /// Feeds events to the unread counts, as the daemon does.
+    mutating func send(_ request: NotificationRequest, at ms: Int64, from sender: String = ":1.1") throws -> (id: UInt32, events: [ServerEvent]) {
+        let result = try attention.notify(request, from: sender, now: clock(ms))
+        for event in result.events { attention.unread.observe(event) }
+        return result
+    }
+
+    mutating func observe(_ events: [ServerEvent]) {
+        for event in events { attention.unread.observe(event) }
+    }
+
+    @Test mutating func theSameNotificationAgainUpdatesTheFirstAndCountsRepeats() throws {
+        let first = try send(.make(app: "ci", summary: "Build failed", body: "main"), at: 0)
+        #expect(sounds(first.events) == 1)
+        let second = try send(.make(app: "ci", summary: "Build failed", body: "main"), at: 10_000)
+        #expect(second.id == first.id)
+        #expect(attention.server.notification(first.id)?.repeatCount == 2)
+        #expect(sounds(second.events) == 0, "a repeat does not ring again")
+        #expect(attention.server.count == 1)
+        let other = try send(.make(app: "ci", summary: "Build failed", body: "release"), at: 11_000)
+        #expect(other.id != first.id, "a different body is a different notification")
+        let late = try send(.make(app: "ci", summary: "Build failed", body: "main", timeout: 0), at: 80_000)
+        #expect(late.id != first.id, "outside the 60 s window it stands alone")
+    }
+
+    @Test mutating func anIdenticalTimeSensitiveOrAllowedCallRingsAgain() throws {
+        let alarm = NotificationRequest.make(app: "phone", summary: "Call", hints: ["urgency": .byte(2)])
+        let first = try send(alarm, at: 0)
+        let second = try send(alarm, at: 1_000)
+        #expect(second.id != first.id)
+        #expect(sounds(second.events) == 1)
+    }
+
+    @Test mutating func overTheRateLimitAnAppIsQuietAndOthersAreNot() throws {
+        var settings = ChimeSettings()
+        settings.center.rateLimit = .init(burst: 3, perMinute: 60)
+        attention = Attention(settings: settings)
+        var states: [NotificationState] = []
+        for index in 0..<5 {
+            let id = try send(.make(app: "spam", summary: "\(index)"), at: 0).id
+            states.append(attention.server.notification(id)!.state)
+        }
+        #expect(states == [.presented, .presented, .presented, .quiet, .quiet])
+        let other = try send(.make(app: "mail", summary: "hello"), at: 0)
+        #expect(attention.server.notification(other.id)?.state == .presented)
+        #expect(attention.newlyRateLimited == ["spam"])
+        let urgent = try send(.make(app: "spam", summary: "urgent", hints: ["urgency": .byte(2)]), at: 0)
+        #expect(attention.server.notification(urgent.id)?.state == .presented, "critical gets through a flood")
+        let refilled = try send(.make(app: "spam", summary: "later"), at: 1_000)
+        #expect(attention.server.notification(refilled.id)?.state == .presented, "a token comes back each second")
+    }
+
+    @Test mutating func refusingOverTheLimitIsExcessNotificationGeneration() throws {
+        var settings = ChimeSettings()
+        settings.center.rateLimit = .init(burst: 1, perMinute: 1, action: .refuse)
+        attention = Attention(settings: settings)
+        _ = try send(.make(app: "spam", summary: "1"), at: 0)
+        #expect(throws: RequestError.self) { try attention.notify(.make(app: "spam", summary: "2"), from: ":1.1", now: clock(0)) }
+    }
+
+    @Test mutating func unreadCountsFollowWhatTheUserAndTheAppDo() throws {
+        let expired = try send(.make(app: "mail", summary: "a", timeout: 1_000), at: 0).id
+        let dismissed = try send(.make(app: "mail", summary: "b"), at: 0).id
+        let acted = try send(.make(app: "mail", summary: "c", actions: ["default", "Open"]), at: 0).id
+        let withdrawn = try send(.make(app: "mail", summary: "d"), at: 0).id
+        _ = try send(.make(app: "mail", summary: "e", hints: ["transient": .bool(true)]), at: 0)
+        #expect(attention.unread.count("mail") == 4, "transient notifications never count")
+        #expect(attention.unread.takeChanged() == ["mail"])
+
+        observe(attention.server.expire(now: .at(2_000)))
+        #expect(attention.unread.isUnread(expired), "a banner that timed out stays unread in the center")
+        observe(try attention.server.dismiss(dismissed))
+        observe(try attention.invoke(acted, key: "", now: clock(2_000)))
+        observe(try attention.server.close(withdrawn, caller: ":1.1"))
+        #expect(attention.unread.count("mail") == 1)
+        observe(attention.readAll(app: "mail"))
+        #expect(attention.unread.count("mail") == 0 && attention.unread.byApp.isEmpty)
+    }
+
+    @Test mutating func badgesAreHiddenByTheAppOrTheFocus() throws {
+        var settings = ChimeSettings()
+        var work = FocusMode(name: "work")
+        work.hidesBadges = true
+        settings.focusModes.append(work)
+        attention = Attention(settings: settings)
+        _ = try send(.make(app: "mail", summary: "a"), at: 0)
+        _ = try send(.make(app: "mail", summary: "b"), at: 0)
+        #expect(attention.badge(for: "mail") == Badge(count: 2, visible: true))
+        _ = try attention.focusOn("work", until: nil, now: clock(0))
+        #expect(attention.badge(for: "mail") == Badge(count: 2, visible: false))
+        _ = attention.focusOff(now: clock(0))
+        attention.setOverride("mail", "badges", "false")
+        #expect(attention.badge(for: "mail") == Badge(count: 2, visible: false))
+        #expect(attention.badge(for: "nobody") == Badge(count: 0, visible: false))
+    }
+
+    @Test mutating func snoozeTakesItAwayAndBringsItBackWithItsSound() throws {
+        let id = try send(.make(app: "mail", summary: "later"), at: 0).id
+        let snoozed = attention.snooze(attention.server.notification(id)!, seconds: 600, now: clock(1_000))
+        #expect(snoozed.map(\.id) == [id])
+        #expect(attention.server.notification(id)?.state == .snoozed(until: 601_000))
+        #expect(attention.server.expire(now: .at(60_000)).isEmpty, "a snoozed notification does not expire")
+        #expect(attention.server.nextSnoozeEnd == 601_000)
+        #expect(attention.wakeSnoozed(now: clock(600_999)).isEmpty)
+        let woken = attention.wakeSnoozed(now: clock(601_000))
+        #expect(woken.contains(.presented(attention.server.notification(id)!)))
+        #expect(sounds(woken) == 1)
+        #expect(attention.server.nextSnoozeEnd == nil)
+    }
+
+    @Test mutating func restoreBringsBackAClosedNotificationUnderItsId() throws {
+        let id = try send(.make(app: "mail", summary: "gone"), at: 0).id
+        let closed = try attention.server.dismiss(id)
+        guard case .closed(let notification, _) = closed[0] else { Issue.record("not closed"); return }
+        let events = attention.presentAgain(notification, now: clock(5_000))
+        #expect(attention.server.notification(id)?.state == .presented)
+        #expect(events.first?.id == id)
+        #expect(attention.server.expire(now: .at(9_999)).isEmpty, "it times out like a new banner")
+        #expect(attention.server.expire(now: .at(10_000)).map(\.closedReason) == [.expired])
+    }
+
+    @Test mutating func deletingAnOpenNotificationDismissesIt() throws {
+        let id = try send(.make(app: "mail", summary: "x"), at: 0).id
+        let events = attention.delete([id, 99])
+        #expect(events.map(\.closedReason) == [.dismissed, nil, nil])
+        #expect(events.last == .deleted(99))
+    }
+
+    @Test mutating func aFloodOfQuietNotificationsStaysWithinTheOpenLimit() throws {
+        var settings = ChimeSettings()
+        settings.server.maximumOpen = 50
+        settings.center.rateLimit = .init(burst: 1, perMinute: 1)
+        attention = Attention(settings: settings)
+        for index in 0..<500 { _ = try send(.make(app: "spam", summary: "\(index)"), at: 0) }
+        #expect(attention.server.count <= 50)
+        #expect(attention.unread.count("spam") == 500, "closed early, they stay unread in the center")
+    }
+}
+
+@Suite struct RepeatDetectorTests {
+    @Test func forgetsKeysOlderThanTheWindow() {
+        var detector = RepeatDetector()
+        let request = NotificationRequest.make(summary: "same")
+        detector.note(request, id: 1, now: .at(0), window: .seconds(10))
+        #expect(detector.earlier(request, now: .at(10_000), window: .seconds(10)) == 1)
+        #expect(detector.earlier(request, now: .at(10_001), window: .seconds(10)) == nil)
+        for index in 0..<5_000 {
+            detector.note(.make(summary: "\(index)"), id: UInt32(index), now: .at(Int64(index) * 100), window: .seconds(10))
+        }
+        #expect(detector.earlier(request, now: .at(500_000), window: .seconds(10)) == nil)
+    }
+}

@@ -1,0 +1,155 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+@testable import ChimeDBus
+
+/// The center's operations through chimectl on a private bus (design.md section 7).
+@Suite struct CenterBusTests {
+    func send(_ bus: TestBus, _ arguments: String...) throws -> String {
+        let result = try bus.run("notify-send", ["-p"] + arguments)
+        guard result.status == 0 else { throw TestFailure("notify-send failed: \(result.stderr)") }
+        return result.stdout
+    }
+
+    func historyStates(_ bus: TestBus) throws -> [String: String] {
+        let json = try bus.chimectl("history", "--json").stdout
+        let entries = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: entries.map { ("\($0["id"] ?? "")", "\($0["state"] ?? "")") })
+    }
+
+    @Test func readDismissDeleteAndClearChangeTheCenterAndTheBadges() throws {
+        let bus = try TestBus()
+        let first = try send(bus, "-a", "Mail", "one", "x")
+        let second = try send(bus, "-a", "Mail", "two", "x")
+        let third = try send(bus, "-a", "Mail", "three", "x")
+        _ = try send(bus, "-a", "Chat", "hi", "x")
+        #expect(try bus.chimectl("badges").stdout == "Chat\t1\nMail\t3")
+
+        #expect(try bus.chimectl("read", first).status == 0)
+        #expect(try bus.chimectl("dismiss", second).status == 0)
+        #expect(try bus.chimectl("badges").stdout == "Chat\t1\nMail\t1")
+        #expect(try historyStates(bus)[first] == "read")
+        #expect(try historyStates(bus)[second] == "dismissed")
+        #expect(try bus.chimectl("history", "--state", "unread").stdout.split(separator: "\n").count == 2)
+
+        #expect(try bus.chimectl("delete", third).status == 0)
+        #expect(try historyStates(bus)[third] == nil)
+        let shown = try bus.chimectl("show", third)
+        #expect(shown.status == 1 && shown.stderr.contains("no notification with id \(third) in the center"))
+        #expect(try bus.chimectl("badges").stdout == "Chat\t1")
+
+        #expect(try bus.chimectl("read", "--app", "Chat").stdout == "marked 1 notification from Chat read")
+        #expect(try bus.chimectl("badges").stdout == "no unread notifications")
+        #expect(try bus.chimectl("clear", "--app", "Mail").stdout == "deleted 2 notifications from the center")
+        #expect(try historyStates(bus).count == 1)
+        #expect(try bus.chimectl("clear").stdout == "deleted 1 notification from the center")
+    }
+
+    @Test func showPrintsOneNotificationWithItsStateAndThreads() throws {
+        let bus = try TestBus()
+        let id = try send(bus, "-a", "Chat", "-h", "string:x-chime-thread:family", "Dinner?", "at eight")
+        _ = try send(bus, "-a", "Chat", "-h", "string:x-chime-thread:work", "Standup", "now")
+        let json = try bus.chimectl("show", id, "--json").stdout
+        let entry = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(entry?["summary"] as? String == "Dinner?")
+        #expect(entry?["thread"] as? String == "family")
+        #expect(entry?["unread"] as? Bool == true)
+        #expect(entry?["open"] as? Bool == true)
+        #expect(try bus.chimectl("show", id).stdout.contains("summary: Dinner?"))
+        #expect(try bus.chimectl("history", "--thread", "work").stdout.hasSuffix("Standup"))
+    }
+
+    @Test func theSameNotificationAgainIsOneEntryWithARepeatCount() throws {
+        let bus = try TestBus()
+        let first = try send(bus, "-a", "CI", "Build failed", "main")
+        let again = try send(bus, "-a", "CI", "Build failed", "main")
+        #expect(again == first)
+        #expect(try bus.chimectl("history").stdout.hasSuffix("Build failed (2x)"))
+        #expect(try bus.chimectl("badges").stdout == "CI\t1")
+    }
+
+    @Test func restoreAndSnoozePresentANotificationAgain() throws {
+        let bus = try TestBus()
+        let watcher = try Watcher(bus: bus)
+        let id = try send(bus, "-a", "Mail", "-t", "300", "Lunch", "at noon")
+        let number = try #require(Int64(id))
+        #expect(watcher.presented(containing: "Lunch") != nil)
+        #expect(watcher.process.line(timeout: 10) { $0.contains("\"withdrawn\"") && $0.contains("\"id\":\(id)") } != nil,
+                "it timed out")
+        #expect(try bus.chimectl("restore", id).status == 0)
+        #expect(watcher.process.line(timeout: 10) { $0.contains("\"presented\"") && $0.contains("\"id\":\(id)") } != nil)
+
+        let marker = watcher.process.stdoutLines.count
+        #expect(try bus.chimectl("snooze", id, "1s").stdout == "snoozed \(id) for 1s")
+        #expect(try bus.client().list().first { $0["id"]?.integer == number }?["state"]?.string == "snoozed")
+        let back = watcher.process.line(from: marker, timeout: 10) { $0.contains("\"presented\"") && $0.contains("\"id\":\(id)") }
+        #expect(back != nil, "presented again when the snooze ended")
+        let bad = try bus.chimectl("snooze", id, "soon")
+        #expect(bad.status == 2)
+    }
+
+    @Test func anActionFromHistoryReachesTheAppWhileItRunsAndSaysWhenItIsGone() throws {
+        let bus = try TestBus()
+        let app = try bus.client()
+        try app.listen()
+        let id = try app.notify(summary: "Invite", actions: ["default", "Open", "accept", "Accept"], timeout: 200)
+        #expect(app.waitUntil { !app.signals(named: "NotificationClosed").isEmpty }, "it expired")
+        #expect(try bus.chimectl("invoke", "\(id)", "accept").status == 0)
+        #expect(app.waitUntil { app.signals(named: "ActionInvoked").contains { $0.arguments == [.uint32(id), .string("accept")] } })
+        #expect(try historyStates(bus)["\(id)"] == "read")
+
+        // gdbus sends one Notify and leaves the bus.
+        let gone = try bus.run("gdbus", ["call", "--session", "--dest", "org.freedesktop.Notifications",
+                                         "--object-path", "/org/freedesktop/Notifications",
+                                         "--method", "org.freedesktop.Notifications.Notify",
+                                         "Gone", "0", "", "Bye", "", "['open', 'Open']", "{}", "1"])
+        let goneID = String(gone.stdout.split(separator: " ").last?.filter(\.isNumber) ?? "")  // "(uint32 7,)"
+        #expect(app.waitUntil { app.signals(named: "NotificationClosed").contains { $0.arguments.first == .uint32(UInt32(goneID) ?? 0) } })
+        let refused = try bus.chimectl("invoke", goneID, "open")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Gone is no longer running"))
+        let unknown = try bus.chimectl("invoke", goneID, "nope")
+        #expect(unknown.status == 1 && unknown.stderr.contains("has no action"))
+    }
+
+    @Test func overTheRateLimitTheConfigCanRefuseWithExcessNotificationGeneration() throws {
+        let bus = try TestBus(config: "[general]\nrate-limit-burst = 2\nrate-limit-per-minute = 1\nrate-limit-action = refuse\n")
+        let client = try bus.client()
+        _ = try client.notify(app: "spam", summary: "1")
+        _ = try client.notify(app: "spam", summary: "2")
+        do {
+            _ = try client.notify(app: "spam", summary: "3")
+            Issue.record("the third notification was accepted")
+        } catch {
+            #expect(error.name == "org.freedesktop.Notifications.Error.ExcessNotificationGeneration")
+        }
+        #expect(try client.notify(app: "calm", summary: "fine") > 0, "other apps are not limited")
+        #expect(try client.notify(app: "spam", summary: "urgent", hints: [("urgency", .byte(2))]) > 0, "critical gets through")
+    }
+
+    @Test func overTheRateLimitNotificationsArriveQuietlyByDefault() throws {
+        let bus = try TestBus(config: "[general]\nrate-limit-burst = 2\nrate-limit-per-minute = 1\n")
+        let client = try bus.client()
+        let ids = try (0..<4).map { index throws(BusError) in try client.notify(app: "spam", summary: "\(index)") }
+        let states = try historyStates(bus)
+        #expect(ids.map { states["\($0)"] } == ["presented", "presented", "quiet", "quiet"])
+        #expect(bus.daemon?.line(onStderr: true, timeout: 5) { $0.contains("spam is over its rate limit") } != nil)
+    }
+
+    @Test func badFiltersAndUnknownIdsAreClearErrors() throws {
+        let bus = try TestBus()
+        for arguments in [["read"], ["snooze", "1"], ["restore", "x"], ["clear", "extra"], ["history", "--thread"]] {
+            #expect(try bus.run(TestBus.chimectl, arguments).status == 2, "\(arguments)")
+        }
+        for arguments in [["restore", "42"], ["read", "42"], ["delete", "42"], ["snooze", "42", "5m"]] {
+            let result = try bus.run(TestBus.chimectl, arguments)
+            #expect(result.status == 1 && result.stderr.contains("no notification with id 42"), "\(arguments)")
+        }
+        let client = try bus.client()
+        let result = Result { () throws(BusError) in try client.control("History", [.vardict([("state", .string("lost"))])]) }
+        guard case .failure(let error) = result else { Issue.record("a bad state was accepted"); return }
+        #expect(error.name == BusError.invalidArgs && error.message.contains("is not a state"))
+    }
+}
