@@ -2,7 +2,7 @@
 _chimectl() {
     local cur prev words cword
     _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
-    local commands="status list history invoke reply dismiss watch focus dnd mute apps summary reload help"
+    local commands="status list history show invoke reply dismiss read restore snooze delete clear badges watch focus dnd mute apps summary reload help"
     if [ "$cword" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         return
@@ -27,8 +27,18 @@ _chimectl() {
                 compopt -o nospace 2>/dev/null
             fi ;;
         summary) COMPREPLY=($(compgen -W "list now --json" -- "$cur")) ;;
-        history) COMPREPLY=($(compgen -W "--app --state --limit --json" -- "$cur")) ;;
-        status|list) COMPREPLY=($(compgen -W "--json" -- "$cur")) ;;
+        history)
+            case "$prev" in
+                --state) COMPREPLY=($(compgen -W "presented quiet held-by-focus held-for-summary summarized snoozed read dismissed closed unread" -- "$cur")) ;;
+                *) COMPREPLY=($(compgen -W "--app --thread --state --limit --json" -- "$cur")) ;;
+            esac ;;
+        status|list|badges) COMPREPLY=($(compgen -W "--json" -- "$cur")) ;;
+        watch) COMPREPLY=($(compgen -W "--waybar" -- "$cur")) ;;
+        clear) COMPREPLY=($(compgen -W "--app" -- "$cur")) ;;
+        read)
+            COMPREPLY=($(compgen -W "--app $(chimectl history --state unread 2>/dev/null | cut -f1)" -- "$cur")) ;;
+        show|restore|snooze|delete)
+            [ "$cword" -eq 2 ] && COMPREPLY=($(compgen -W "$(chimectl history 2>/dev/null | cut -f1)" -- "$cur")) ;;
         dismiss)
             COMPREPLY=($(compgen -W "--all $(chimectl list 2>/dev/null | cut -f1)" -- "$cur")) ;;
         invoke|reply)

@@ -38,6 +38,12 @@ import Testing
         default-authorization = provisional
         previews = when-unlocked
         time-sensitive-budget = 5
+        repeat-window = 2m
+        rate-limit-burst = 5
+        rate-limit-per-minute = 30
+        rate-limit-action = refuse
+        history-max = 200
+        history-max-age = 7d
 
         [summary]
         times = 18:00; 08:00
@@ -56,6 +62,9 @@ import Testing
         #expect(settings.server.defaultTimeout == .milliseconds(8000))
         #expect(settings.defaultAuthorization == .provisional && settings.previews == .whenUnlocked)
         #expect(settings.timeSensitiveBudget == 5)
+        #expect(settings.center.repeatWindow == .seconds(120))
+        #expect(settings.center.rateLimit == .init(burst: 5, perMinute: 30, action: .refuse))
+        #expect(settings.center.maximumEntries == 200 && settings.center.maximumAgeSeconds == 7 * 86_400)
         #expect(settings.summaryTimes.map(\.description) == ["08:00", "18:00"])
         let work = try #require(settings.focus(named: "work"))
         #expect(work.allowedApps == ["slack", "org.gnome.Evolution"])
@@ -78,6 +87,11 @@ import Testing
         ("[app firefox]\nvolume = 11\n", "chime.conf:2: [app firefox] volume: unknown key"),
         ("[general]\ndefault-authorization = denied\n", "chime.conf:2: [general] default-authorization: 'denied' is not allowed or provisional"),
         ("\n[colours]\nfg = red\n", "chime.conf:2: unknown section [colours]"),
+        ("[general]\nrepeat-window = often\n", "chime.conf:2: [general] repeat-window: 'often' is not a duration"),
+        ("[general]\nrate-limit-burst = 0\n", "chime.conf:2: [general] rate-limit-burst: '0' is not a number from 1 to 100000"),
+        ("[general]\nrate-limit-action = drop\n", "chime.conf:2: [general] rate-limit-action: 'drop' is not quiet or refuse"),
+        ("[general]\nhistory-max = lots\n", "chime.conf:2: [general] history-max: 'lots' is not a number"),
+        ("[general]\nhistory-max-age = forever\n", "chime.conf:2: [general] history-max-age: 'forever' is not a duration"),
         ("[focus]\nhide-badges = true\n", "chime.conf:1: unknown section [focus]"),
     ])
     func problemsNameFileAndLine(text: String, expected: String) {

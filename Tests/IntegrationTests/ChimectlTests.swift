@@ -96,8 +96,10 @@ import Testing
         COMP_WORDS=(chimectl fo); COMP_CWORD=1; _chimectl; echo "${COMPREPLY[*]}"
         COMP_WORDS=(chimectl focus on ""); COMP_CWORD=3; _chimectl; echo "${COMPREPLY[*]}"
         COMP_WORDS=(chimectl dnd t); COMP_CWORD=2; _chimectl; echo "${COMPREPLY[*]}"
+        COMP_WORDS=(chimectl sn); COMP_CWORD=1; _chimectl; echo "${COMPREPLY[*]}"
+        COMP_WORDS=(chimectl history --state un); COMP_CWORD=3; _chimectl; echo "${COMPREPLY[*]}"
         """
         let result = try bus.run("/bin/bash", ["-c", script])
-        #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false) == ["focus", "dnd work", "toggle"])
+        #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false) == ["focus", "dnd work", "toggle", "snooze", "unread"])
     }
 }
