@@ -8,6 +8,10 @@ public final class BusConnection {
     let raw: OpaquePointer
     private var glue: MainLoopGlue?
     private var handler: ((Message) -> Bool)?
+    /// On the main loop, messages wait here and are handled a sender at a time in turn.
+    private var waiting: FairQueue?
+    /// Messages read ahead at most: enough to see past a flood, bounded in memory.
+    private static let readAhead = 4_096
 
     /// Connects to `address`, or to DBUS_SESSION_BUS_ADDRESS (DBUS_SYSTEM_BUS_ADDRESS with
     /// `system`) when nil, and says hello.
@@ -43,9 +47,40 @@ public final class BusConnection {
 
     /// Serves this connection from the GLib main loop; every incoming message goes to
     /// `handler`, which returns whether it handled it (libdbus answers unhandled calls).
+    /// Incoming messages are read ahead and handled fairly: one from each sender in turn, so
+    /// a client that floods delays only itself.
     public func attachToMainLoop(handler: @escaping (Message) -> Bool) {
+        waiting = FairQueue()
         setHandler(handler)
-        glue = MainLoopGlue(connection: raw)
+        glue = MainLoopGlue(connection: raw) { [unowned self] in serveWaiting() }
+    }
+
+    /// One turn of the main loop's work: read what the socket holds (bounded), then handle up to
+    /// 64 messages in turn. True while there is more to do.
+    private func serveWaiting() -> Bool {
+        var reads = 0
+        while (waiting?.count ?? 0) < Self.readAhead {
+            // Dispatching only queues (the filter below); libdbus still answers Peer calls and
+            // completes pending calls itself.
+            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS, (waiting?.count ?? 0) < Self.readAhead {}
+            guard reads < 64, dbus_connection_get_is_connected(raw) != 0 else { break }
+            reads += 1
+            dbus_connection_read_write(raw, 0)
+            if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS { break }
+        }
+        for _ in 0..<64 {
+            guard let message = waiting?.next() else { break }
+            serve(message)
+        }
+        return !(waiting?.isEmpty ?? true) || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
+    }
+
+    /// Handles one waiting message; a call nobody handled gets libdbus's usual UnknownMethod error.
+    private func serve(_ message: Message) {
+        guard handler?(message) != true, message.kind == .methodCall,
+              dbus_message_get_no_reply(message.raw) == 0 else { return }
+        let text = "no method \(message.member ?? "") on interface \(message.interface ?? "(none)") at \(message.path ?? "")"
+        send(message.errorReply(BusError("org.freedesktop.DBus.Error.UnknownMethod", text)))
     }
 
     public func send(_ message: Message) {
@@ -120,6 +155,10 @@ public final class BusConnection {
         self.handler = handler
         dbus_connection_add_filter(raw, { _, message, data in
             let connection = Unmanaged<BusConnection>.fromOpaque(data!).takeUnretainedValue()
+            if connection.waiting != nil {
+                connection.waiting!.append(Message(borrowing: message!))
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
             return connection.handler?(Message(borrowing: message!)) ?? false
                 ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }, Unmanaged.passUnretained(self).toOpaque(), nil)

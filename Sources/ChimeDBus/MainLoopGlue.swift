@@ -4,16 +4,17 @@ import CShims
 import ChimeGLib
 
 /// Runs a libdbus connection on the GLib main loop of this thread: one fd source per
-/// DBusWatch, one timeout per DBusTimeout, and dispatch from an idle callback (never from
-/// inside libdbus's dispatch-status callback). Single-threaded: no locks.
+/// DBusWatch, one timeout per DBusTimeout, and the connection's work (`serve`) from an idle
+/// callback (never from inside libdbus's dispatch-status callback). Single-threaded: no locks.
 final class MainLoopGlue {
     private let connection: OpaquePointer
     private var dispatchScheduled = false
-    /// Messages dispatched per idle turn, so a flood cannot starve timers and signals.
-    private static let dispatchBatch = 64
+    /// A bounded turn of work, so a flood cannot starve timers and signals; true while more remains.
+    private let serve: () -> Bool
 
-    init(connection: OpaquePointer) {
+    init(connection: OpaquePointer, serve: @escaping () -> Bool) {
         self.connection = connection
+        self.serve = serve
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_watch_functions(connection, Self.addWatch, Self.removeWatch, Self.toggleWatch, me, nil)
         dbus_connection_set_timeout_functions(connection, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, me, nil)
@@ -36,13 +37,9 @@ final class MainLoopGlue {
         guard !dispatchScheduled else { return }
         dispatchScheduled = true
         GLibSources.idle { [self] in
-            for _ in 0..<Self.dispatchBatch {
-                if dbus_connection_dispatch(connection) != DBUS_DISPATCH_DATA_REMAINS {
-                    dispatchScheduled = false
-                    return false
-                }
-            }
-            return true
+            if serve() { return true }
+            dispatchScheduled = false
+            return false
         }
     }
 

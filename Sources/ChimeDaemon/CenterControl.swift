@@ -126,7 +126,9 @@ extension Daemon {
     }
 
     private func requireStore() throws(BusError) -> NotificationStore {
-        guard let store else { throw BusError(BusError.failed, "the notification store is not available") }
+        guard let store else {
+            throw BusError(BusError.failed, "chimed keeps no history: it runs with --no-history, or its store could not be opened (see its log)")
+        }
         return store
     }
 

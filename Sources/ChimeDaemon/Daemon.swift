@@ -107,19 +107,7 @@ public final class Daemon {
             Log.info(error.message)
             return 1
         }
-        do {
-            let store = try NotificationStore(path: storePath) { key, message in
-                Log.warningOnce(key: "store-" + key, message)
-            }
-            attention.server = NotificationServer(settings: attention.settings.server, lastID: store.highestID())
-            self.store = store
-            resumeCenter(from: store)
-        } catch where error.isLocked {
-            Log.info("\(error); stop it first, or give this chimed its own XDG_STATE_HOME")
-            return 1
-        } catch {
-            Log.warning("cannot open the notification store: \(error); running without history")
-        }
+        if !options.noHistory, !openStore() { return 1 }
         // A parent may hand us a blocked signal mask (some process launchers do); a daemon
         // that cannot hear SIGTERM cannot shut down cleanly.
         var stopSignals = sigset_t()
@@ -154,6 +142,25 @@ public final class Daemon {
         connection.releaseName(Self.controlName)
         connection.flush()
         return exitCode
+    }
+
+    /// Opens the center on disk and puts back what it held; when it cannot be opened chimed runs
+    /// on without history. False when another chimed holds the file.
+    private func openStore() -> Bool {
+        do {
+            let store = try NotificationStore(path: storePath) { key, message in
+                Log.warningOnce(key: "store-" + key, message)
+            }
+            attention.server = NotificationServer(settings: attention.settings.server, lastID: store.highestID())
+            self.store = store
+            resumeCenter(from: store)
+        } catch where error.isLocked {
+            Log.info("\(error); stop it first, or give this chimed its own XDG_STATE_HOME")
+            return false
+        } catch {
+            Log.warning("cannot open the notification store: \(error); running without history")
+        }
+        return true
     }
 
     /// Forgets clients that leave, and stops when the bus goes or another chimed takes over.

@@ -6,13 +6,16 @@ public struct DaemonOptions: Equatable {
     public var defaultTimeout: Duration = .seconds(5)
     /// nil = $XDG_CONFIG_HOME/chime/chime.conf.
     public var configPath: String?
+    /// Keep the center in memory only: nothing is written to disk, nothing survives a restart.
+    public var noHistory = false
 
     public static let usage = """
-    usage: chimed [--replace] [--config FILE] [--default-timeout MS]
+    usage: chimed [--replace] [--config FILE] [--default-timeout MS] [--no-history]
 
       --replace             take org.freedesktop.Notifications over from another chimed
       --config FILE         read FILE instead of $XDG_CONFIG_HOME/chime/chime.conf
       --default-timeout MS  expiry for notifications sent with expire_timeout -1 (default 5000)
+      --no-history          keep no history on disk (nothing survives a restart)
       --version             print the version
       --help                print this help
     """
@@ -39,6 +42,8 @@ public struct DaemonOptions: Equatable {
                     return .exit(code: 2, message: "chimed: --config needs a file\n" + usage)
                 }
                 options.configPath = path
+            case "--no-history":
+                options.noHistory = true
             case "--version":
                 return .exit(code: 0, message: "chimed \(ChimeVersion.string)")
             case "--help", "-h":

@@ -29,13 +29,14 @@ final class BenchClient: @unchecked Sendable {
 
     static let body = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 4).prefix(200)
 
-    static func notify(app: String = "Bench", image: BusValue? = nil) -> Message {
+    /// Each call's body differs (it starts with `index`), so none is merged as a repeat.
+    static func notify(app: String = "Bench", image: BusValue? = nil, index: Int = 0) -> Message {
         var hints: [(String, BusValue)] = [("urgency", .byte(1)), ("category", .string("im.received")),
                                            ("desktop-entry", .string("org.example.Bench"))]
         if let image { hints.append(("image-data", image)) }
         return .methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                            interface: "org.freedesktop.Notifications", method: "Notify",
-                           arguments: [.string(app), .uint32(0), .string(""), .string("Ada Lovelace"), .string(String(body)),
+                           arguments: [.string(app), .uint32(0), .string(""), .string("Ada Lovelace"), .string("\(index) " + body.dropFirst(8)),
                                        .stringArray(["default", "Open", "reply", "Reply"]), .vardict(hints), .int32(-1)])
     }
 
@@ -47,8 +48,8 @@ final class BenchClient: @unchecked Sendable {
         var samples: [UInt64] = []
         samples.reserveCapacity(count)
         let deadline = Double(nanoseconds()) + limit * 1e9
-        for _ in 0..<count where Double(nanoseconds()) < deadline {
-            let message = Self.notify(app: app, image: image)
+        for index in 0..<count where Double(nanoseconds()) < deadline {
+            let message = Self.notify(app: app, image: image, index: index)
             let start = nanoseconds()
             let timeout = Int32(min(60_000.0, max(1_000.0, limit * 1_000)))
             let result = Result { () throws(BusError) in try connection.call(message, timeoutMilliseconds: timeout) }
@@ -71,7 +72,7 @@ final class BenchClient: @unchecked Sendable {
         recordReplyTimes = true
         defer { recordReplyTimes = false }
         let start = nanoseconds()
-        for _ in 0..<count { connection.send(Self.notify()) }
+        for index in 0..<count { connection.send(Self.notify(index: index)) }
         let deadline = nanoseconds() + UInt64(limit * 1e9)
         while repliesSeen < count, nanoseconds() < deadline {
             _ = connection.readWriteDispatch(timeoutMilliseconds: 100)

@@ -4,7 +4,11 @@ import Glibc
 
 /// One notification server under test, on a private bus of its own.
 final class Server {
-    enum Kind: String { case reference, chimed, dunst }
+    enum Kind: String {
+        case reference, chimed, dunst
+        /// chimed with --no-history: what the store costs.
+        case chimedNoStore = "chimed-no-store"
+    }
 
     let kind: Kind
     let directory: URL
@@ -37,8 +41,9 @@ final class Server {
         switch kind {
         case .reference:
             executable = binaries.appendingPathComponent("reference-server").path
-        case .chimed:
+        case .chimed, .chimedNoStore:
             executable = binaries.appendingPathComponent("chimed").path
+            if kind == .chimedNoStore { arguments = ["--no-history"] }
         case .dunst:
             // A display number no other X server holds (a killed one leaves its lock behind).
             guard let number = (90..<190).first(where: { access("/tmp/.X\($0)-lock", F_OK) != 0 }) else {
@@ -58,7 +63,7 @@ final class Server {
         try watcher.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'")
         let start = nanoseconds()
         // CHIME_BENCH_WRAP runs chimed under a profiler, e.g. "valgrind --tool=callgrind".
-        if kind == .chimed, let wrap = env["CHIME_BENCH_WRAP"], !wrap.isEmpty {
+        if kind != .reference, kind != .dunst, let wrap = env["CHIME_BENCH_WRAP"], !wrap.isEmpty {
             let words = wrap.split(separator: " ").map(String.init)
             arguments = Array(words.dropFirst()) + [executable] + arguments
             executable = words[0].hasPrefix("/") ? words[0] : "/usr/bin/" + words[0]
