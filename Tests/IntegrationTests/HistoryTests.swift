@@ -92,3 +92,16 @@ import Testing
         #expect(complaints.first?.contains(canMount ? "is full" : "cannot") == true)
     }
 }
+
+/// chimed --no-history: the center in memory only.
+@Suite struct NoHistoryTests {
+    @Test func withoutHistoryNothingIsWrittenAndHistorySaysWhy() throws {
+        let bus = try TestBus(arguments: ["--no-history"])
+        let id = try bus.client().notify(summary: "kept in memory")
+        #expect(try bus.chimectl("list").stdout.contains("kept in memory"))
+        #expect(try bus.chimectl("show", "\(id)").stdout.contains("summary: kept in memory"), "open ones still show")
+        let history = try bus.chimectl("history")
+        #expect(history.status == 1 && history.stderr.contains("keeps no history"))
+        #expect(!FileManager.default.fileExists(atPath: bus.directory.appendingPathComponent("state/chime/chime.db").path))
+    }
+}
