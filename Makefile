@@ -7,10 +7,11 @@ CONFIG ?= debug
 # Debian packages the build, the daemon and the tests need.
 APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-bin \
                libnotify-bin libcanberra-dev libcanberra-pulse sound-theme-freedesktop \
-               pulseaudio pulseaudio-utils sox libsox-fmt-base libsqlite3-dev
+               pulseaudio pulseaudio-utils sox libsox-fmt-base libsqlite3-dev \
+               libgtk-3-dev libgtk-layer-shell-dev xvfb xdotool imagemagick
 
 # Only for `make bench`: the daemon users leave, and a display for it.
-BENCH_PACKAGES = dunst xvfb
+BENCH_PACKAGES = dunst
 
 .PHONY: all deps build run test bench bench-quick bench-build install uninstall clean
 

@@ -22,6 +22,9 @@ let package = Package(
                        providers: [.apt(["libcanberra-dev", "libcanberra-pulse"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // GTK 3 for the popups; gtk-layer-shell places them on wlroots compositors.
+        .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk+-3.0",
+                       providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // The few things Swift cannot call: macros and variadic functions.
         .target(name: "CShims", dependencies: ["CDBus", "CGLib"]),
 
@@ -36,8 +39,11 @@ let package = Package(
         .target(name: "ChimeSound", dependencies: ["ChimeCore", "CCanberra", "CGLib", "ChimeGLib"]),
         // The notification center's persistence: SQLite in WAL mode.
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
+        // Banners on the screen: GTK 3 windows on chimed's main loop.
+        .target(name: "ChimePresenter", dependencies: ["ChimeCore", "CGtk", "CGLib"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
-        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore", "CGLib", "CShims"]),
+        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
+                                                    "ChimePresenter", "CGLib", "CShims"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore"]),
 

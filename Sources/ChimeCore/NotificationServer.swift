@@ -17,6 +17,8 @@ public struct NotificationServer: Sendable {
     private(set) var imageBytes = 0
     /// Ids of snoozed notifications, so finding the next snooze end does not walk every one.
     private var snoozedIDs: Set<UInt32> = []
+    /// Banners under the pointer: the time they had left, given back when the pointer leaves.
+    private var paused: [UInt32: Duration] = [:]
     public static let imageBudget = 8 * 1024 * 1024
 
     /// `lastID`: the highest id ever handed out, so ids continue past it.
@@ -121,6 +123,21 @@ public struct NotificationServer: Sendable {
         guard var notification = open[id] else { throw .unknownNotification(id) }
         notification.state = .snoozed(until: until)
         return adopt(notification, now: now)
+    }
+
+    /// The pointer is over the banner: its expiry waits.
+    public mutating func pauseExpiry(_ id: UInt32, now: Instant) {
+        guard let expires = open[id]?.expires else { return }
+        paused[id] = .milliseconds(max(0, expires.milliseconds - now.milliseconds))
+        open[id]?.expires = nil
+    }
+
+    /// The pointer left: the banner gets the time it had left, and at least a second more.
+    public mutating func resumeExpiry(_ id: UInt32, now: Instant) {
+        guard let remaining = paused.removeValue(forKey: id), open[id] != nil else { return }
+        let expires = now + max(remaining, .seconds(1))
+        open[id]?.expires = expires
+        expiries.insert(id, at: expires)
     }
 
     /// The snoozed notifications whose time has come, by unix milliseconds.
@@ -271,6 +288,7 @@ public struct NotificationServer: Sendable {
     private mutating func remove(_ id: UInt32, reason: CloseReason) -> [ServerEvent] {
         guard let notification = open.removeValue(forKey: id) else { return [] }
         snoozedIDs.remove(id)
+        if !paused.isEmpty { paused[id] = nil }
         if let image = notification.request.hints.imageData { imageBytes -= image.pixels.count }
         if order.count > 2 * open.count + 64 { order.removeAll { open[$0] == nil } }
         return [.closed(notification, reason)]

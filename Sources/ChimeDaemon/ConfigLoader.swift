@@ -11,10 +11,14 @@ struct ConfigLoader {
 
     let path: String
 
-    /// `$XDG_CONFIG_HOME/chime/chime.conf`, else `~/.config/chime/chime.conf`.
+    /// `$XDG_CONFIG_HOME/chime`, else `~/.config/chime`: chime.conf and style.css live here.
+    static func folder(environment: [String: String]) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/chime" }
+        return (environment["HOME"] ?? "/") + "/.config/chime"
+    }
+
     static func defaultPath(environment: [String: String]) -> String {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/chime/chime.conf" }
-        return (environment["HOME"] ?? "/") + "/.config/chime/chime.conf"
+        folder(environment: environment) + "/chime.conf"
     }
 
     /// A missing file means the defaults.
@@ -75,6 +79,31 @@ struct ConfigLoader {
         return path
     }
 
+    /// [popups]: where banners go and how many.
+    private func readPopups(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
+                            into popups: inout PopupSettings) throws(Failure) {
+        if let text = value("enabled") {
+            guard let on = AppSettings.bool(text) else { throw fail("enabled", "'\(text)' is not true or false") }
+            popups.enabled = on
+        }
+        if let text = value("anchor") {
+            guard let anchor = PopupSettings.Anchor(rawValue: text) else {
+                throw fail("anchor", "'\(text)' is not one of: " + PopupSettings.Anchor.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            popups.anchor = anchor
+        }
+        for (key, range, path) in [("margin", 0...2_000, \PopupSettings.margin), ("gap", 0...500, \PopupSettings.gap),
+                                   ("width", 120...4_000, \PopupSettings.width), ("max-visible", 1...50, \PopupSettings.maximumVisible),
+                                   ("icon-size", 0...512, \PopupSettings.iconSize)] {
+            guard let text = value(key) else { continue }
+            guard let number = Int(text), range.contains(number) else {
+                throw fail(key, "'\(text)' is not a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            popups[keyPath: path] = number
+        }
+        if let text = value("output"), !text.isEmpty { popups.output = text }
+    }
+
     /// The center's keys in [general]: repeats, the rate limit and retention.
     private func readCenter(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
                             into center: inout CenterSettings) throws(Failure) {
@@ -119,12 +148,13 @@ struct ConfigLoader {
             allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window",
                        "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
         case ("summary", true): allowed = ["times"]
+        case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output"]
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
         case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "schedule"]
         case ("app", false): allowed = AppSettings.keys
         default:
             let header = lines.firstIndex { $0.trimmingWhitespace == "[\(group)]" }.map { "\(path):\($0 + 1)" } ?? path
-            throw Failure(description: "\(header): unknown section [\(group)]; sections are [general], [summary], [sounds], [focus NAME] and [app NAME]")
+            throw Failure(description: "\(header): unknown section [\(group)]; sections are [general], [summary], [sounds], [popups], [focus NAME] and [app NAME]")
         }
         for key in file.keys(in: group) where !allowed.contains(key) {
             throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))
@@ -153,6 +183,8 @@ struct ConfigLoader {
                 settings.timeSensitiveBudget = budget
             }
             try readCenter(value, fail, into: &settings.center)
+        case "popups":
+            try readPopups(value, fail, into: &settings.popups)
         case "summary":
             var times: [ClockTime] = []
             for text in file.list(group, "times") {

@@ -11,6 +11,7 @@ public struct ChimeSettings: Equatable, Sendable {
     public var summaryTimes: [ClockTime] = []
     public var sounds = SoundSettings()
     public var center = CenterSettings()
+    public var popups = PopupSettings()
     /// `[app NAME]` sections: setting key -> text value, validated on load.
     public var apps: [String: [String: String]] = [:]
 

@@ -27,10 +27,13 @@ final class TestBus: @unchecked Sendable {
     /// With `config`, that text is chime.conf.
     /// With `pulse`, chimed plays its sounds there (and logs each one); without, it finds no sound server.
     let pulse: PulseServer?
+    /// With `display`, chimed (and every child) draws on this Xvfb.
+    let display: XDisplay?
 
     init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
-         systemBus: Bool = false, pulse: PulseServer? = nil) throws {
+         systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil) throws {
         self.pulse = pulse
+        self.display = display
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let config { try Self.write(config, to: Self.configPath(in: directory)) }
@@ -100,6 +103,7 @@ final class TestBus: @unchecked Sendable {
     var environment: [String: String] {
         var env = Self.privateEnvironment(directory: directory, address: address)
         env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        if let display { env["DISPLAY"] = display.name }
         return env
     }
 

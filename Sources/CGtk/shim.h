@@ -1,0 +1,2 @@
+#include <gtk/gtk.h>
+#include <gtk-layer-shell/gtk-layer-shell.h>

@@ -1,0 +1,20 @@
+import CGtk
+
+/// The sanitised body markup (b, i, u, a href, img) as GtkLabel markup: labels draw b, i, u
+/// and links but not images, so an image becomes its alt text.
+enum PangoMarkup {
+    // Compiled once; GRegex is safe to share for matching.
+    nonisolated(unsafe) private static let imageWithAlt = g_regex_new("<img[^>]*\\balt=\"([^\"]*)\"[^>]*>", G_REGEX_CASELESS, GRegexMatchFlags(0), nil)
+    nonisolated(unsafe) private static let image = g_regex_new("<img[^>]*>", G_REGEX_CASELESS, GRegexMatchFlags(0), nil)
+
+    static func from(_ body: String) -> String {
+        guard body.contains("<img") else { return body }
+        var text = body
+        for (regex, replacement) in [(imageWithAlt, "\\1"), (image, "")] {
+            guard let regex, let replaced = g_regex_replace(regex, text, -1, 0, replacement, GRegexMatchFlags(0), nil) else { continue }
+            text = String(cString: replaced)
+            g_free(replaced)
+        }
+        return text
+    }
+}

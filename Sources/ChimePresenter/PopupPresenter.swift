@@ -1,0 +1,165 @@
+import CGtk
+import ChimeCore
+
+/// Banners on the screen (design.md section 11): one GTK window per presented notification,
+/// stacked in a corner of one monitor, newest nearest the edge, with a "+N more" line past the
+/// visible count. Runs on chimed's main loop; GTK's events arrive through the same loop.
+public final class PopupPresenter {
+    public struct Callbacks {
+        public var invoke: (UInt32, String) -> Void
+        public var dismiss: (UInt32) -> Void
+        public var reply: (UInt32, String) -> Void
+        /// The pointer entered (true) or left (false) a banner: expiry pauses meanwhile.
+        public var hover: (UInt32, Bool) -> Void
+
+        public init(invoke: @escaping (UInt32, String) -> Void, dismiss: @escaping (UInt32) -> Void,
+                    reply: @escaping (UInt32, String) -> Void, hover: @escaping (UInt32, Bool) -> Void) {
+            self.invoke = invoke
+            self.dismiss = dismiss
+            self.reply = reply
+            self.hover = hover
+        }
+    }
+
+    private var settings: PopupSettings
+    private let callbacks: Callbacks
+    private let layerShell: Bool
+    /// Newest first.
+    private var banners: [Banner] = []
+    private var more: UnsafeMutablePointer<GtkWidget>?
+    private var styles: OpaquePointer?
+
+    /// Starts GTK when there is a display (DISPLAY or WAYLAND_DISPLAY) and it opens; nil otherwise,
+    /// and chimed runs headless. `css`: the user's style sheet, applied over the shipped one.
+    public init?(settings: PopupSettings, css: String?, environment: [String: String], callbacks: Callbacks,
+                 log: (String) -> Void) {
+        guard settings.enabled, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return nil }
+        guard gtk_init_check(nil, nil) != 0 else {
+            log("cannot open the display; banners are off and chimed runs headless")
+            return nil
+        }
+        self.settings = settings
+        self.callbacks = callbacks
+        layerShell = gtk_layer_is_supported() != 0
+        let shipped = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(shipped, Self.defaultStyle, -1, nil)
+        gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(shipped), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        if let css {
+            let user = gtk_css_provider_new()
+            var error: UnsafeMutablePointer<GError>?
+            if gtk_css_provider_load_from_path(user, css, &error) == 0 {
+                log("\(css): \(error.map { String(cString: $0.pointee.message) } ?? "cannot be read"); using the shipped style")
+                g_error_free(error)
+            } else {
+                gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(user), UInt32(GTK_STYLE_PROVIDER_PRIORITY_USER))
+            }
+        }
+    }
+
+    public func update(_ settings: PopupSettings) {
+        self.settings = settings
+        arrange()
+    }
+
+    /// Shows a notification, or redraws it in place when its id is already shown.
+    public func show(_ content: BannerContent) {
+        let id = content.id
+        let banner = Banner(content, settings: settings, layerShell: layerShell, actions: .init(
+            invoke: { [unowned self] key in callbacks.invoke(id, key) },
+            dismiss: { [unowned self] in callbacks.dismiss(id) },
+            reply: { [unowned self] text in callbacks.reply(id, text) },
+            hover: { [unowned self] inside in callbacks.hover(id, inside) }))
+        if let index = banners.firstIndex(where: { $0.id == id }) {
+            banners[index] = banner
+        } else {
+            banners.insert(banner, at: 0)
+        }
+        arrange()
+    }
+
+    public func hide(_ id: UInt32) {
+        guard let index = banners.firstIndex(where: { $0.id == id }) else { return }
+        banners.remove(at: index)
+        arrange()
+    }
+
+    public var shownIDs: [UInt32] { banners.map(\.id) }
+
+    /// Places the visible banners and hides the rest behind "+N more".
+    private func arrange() {
+        let (monitor, area) = self.monitor()
+        let stack = BannerStack(banners: banners.map { ($0.id, $0.height) },
+                                monitor: (Int(area.width), Int(area.height)), settings: settings)
+        for (index, banner) in banners.enumerated() {
+            if index < stack.placements.count {
+                let place = stack.placements[index]
+                banner.move(x: place.x, y: place.y, monitor: monitor, origin: (Int(area.x), Int(area.y)), layerShell: layerShell)
+                gtk_widget_show(banner.window)
+            } else {
+                gtk_widget_hide(banner.window)
+            }
+        }
+        if let moreAt = stack.moreAt {
+            let line = more ?? makeMore()
+            gtk_label_set_text(gtk_bin_get_child(line.cast(GtkBin.self)).cast(GtkLabel.self), "+\(stack.hidden) more")
+            if layerShell {
+                if let monitor { gtk_layer_set_monitor(line.cast(GtkWindow.self), monitor) }
+                gtk_layer_set_margin(line.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_LEFT, Int32(moreAt.x))
+                gtk_layer_set_margin(line.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_TOP, Int32(moreAt.y))
+            } else {
+                gtk_window_move(line.cast(GtkWindow.self), area.x + Int32(moreAt.x), area.y + Int32(moreAt.y))
+            }
+            gtk_widget_show_all(line)
+        } else if let more {
+            gtk_widget_hide(more)
+        }
+    }
+
+    private func makeMore() -> UnsafeMutablePointer<GtkWidget> {
+        let window = gtk_window_new(layerShell ? GTK_WINDOW_TOPLEVEL : GTK_WINDOW_POPUP)!
+        if layerShell {
+            gtk_layer_init_for_window(window.cast(GtkWindow.self))
+            gtk_layer_set_layer(window.cast(GtkWindow.self), GTK_LAYER_SHELL_LAYER_OVERLAY)
+            gtk_layer_set_anchor(window.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_TOP, 1)
+            gtk_layer_set_anchor(window.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_LEFT, 1)
+        }
+        gtk_window_set_title(window.cast(GtkWindow.self), "chime-more")
+        gtk_widget_set_size_request(window, Int32(settings.width), Int32(BannerStack.moreHeight))
+        window.addClass("chime-more")
+        gtk_container_add(window.cast(GtkContainer.self), gtk_label_new(""))
+        more = window
+        return window
+    }
+
+    /// The configured monitor (by connector name), else the primary, else the first; its work area.
+    private func monitor() -> (OpaquePointer?, GdkRectangle) {
+        let display = gdk_display_get_default()
+        var chosen: OpaquePointer?
+        if let output = settings.output, let screen = gdk_screen_get_default() {
+            for index in 0..<gdk_display_get_n_monitors(display) {
+                guard let name = gdk_screen_get_monitor_plug_name(screen, index) else { continue }
+                defer { g_free(name) }
+                if String(cString: name) == output { chosen = gdk_display_get_monitor(display, index) }
+            }
+        }
+        chosen = chosen ?? gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        var area = GdkRectangle()
+        if let chosen { gdk_monitor_get_workarea(chosen, &area) }
+        return (chosen, area)
+    }
+
+    /// The shipped look: dark, rounded, with time-sensitive and critical set apart.
+    static let defaultStyle = """
+        window.chime-banner, window.chime-more { background-color: #23252b; color: #eceff4; border: 1px solid #3b3f4a; border-radius: 10px; }
+        window.chime-banner .content { padding: 12px; }
+        window.chime-banner .app-name { font-size: 0.85em; color: #a3a9b7; }
+        window.chime-banner .summary { font-weight: bold; }
+        window.chime-banner button { padding: 4px 10px; }
+        window.chime-banner button.close { padding: 0; min-height: 16px; min-width: 16px; }
+        window.chime-banner button.destructive-action { background: #b83a3a; color: #ffffff; }
+        window.chime-banner.passive { opacity: 0.92; }
+        window.chime-banner.time-sensitive { border: 2px solid #e5a50a; }
+        window.chime-banner.critical { background-color: #5c1a1a; border: 2px solid #ff5c5c; }
+        window.chime-more label { color: #a3a9b7; padding: 4px; }
+        """
+}

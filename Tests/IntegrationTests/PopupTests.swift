@@ -1,0 +1,76 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+@testable import ChimeDBus
+
+/// Banners on a real X server (Xvfb): where they appear, how many, what clicks do,
+/// and that the pointer over one pauses its expiry.
+@Suite struct PopupTests {
+    @Test func bannersAppearInTheConfiguredCornerNewestFirstAndGoWhenDismissed() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(config: "[popups]\nanchor = top-left\nmargin = 20\nwidth = 300\n", display: display)
+        let first = try bus.client().notify(app: "Mail", summary: "first", timeout: 0)
+        _ = try bus.client().notify(app: "Mail", summary: "second", timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 2 }
+        #expect(shown.map(\.title) == ["chime-banner-2", "chime-banner-1"], "newest nearest the edge")
+        #expect(shown.allSatisfy { $0.x == 20 && $0.width == 300 })
+        #expect(shown.first?.y == 20)
+
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        try display.screenshot(to: shot)
+        #expect(try display.brightness(x: 30, y: 30, width: 200, height: 20, in: shot) > 0.05, "a banner is drawn there")
+        let elsewhere = try display.brightness(x: 900, y: 30, width: 200, height: 20, in: shot)
+        #expect(elsewhere == 0, "nothing in the other corner: \(elsewhere)")
+
+        #expect(try bus.chimectl("dismiss", "\(first)").status == 0)
+        let after = try display.waitForWindows { $0.count == 1 }
+        #expect(after.map(\.title) == ["chime-banner-2"])
+        #expect(try bus.chimectl("dismiss", "--all").status == 0)
+        #expect(try display.waitForWindows { $0.isEmpty }.isEmpty)
+    }
+
+    @Test func pastTheMaximumOneLineCountsTheRest() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(config: "[popups]\nmax-visible = 2\n", display: display)
+        let client = try bus.client()
+        for index in 0..<5 { _ = try client.notify(summary: "note \(index)", timeout: 0) }
+        let shown = try display.waitForWindows { $0.count == 2 }
+        #expect(shown.map(\.title) == ["chime-banner-5", "chime-banner-4"])
+        #expect(shown.allSatisfy { $0.x == display.width - 380 - 12 }, "top-right by default")
+        #expect(try display.waitForWindows("chime-more") { $0.count == 1 }.count == 1)
+    }
+
+    @Test func clickingAnActionButtonSendsItsKeyAndARightClickDismisses() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let waiting = try bus.start("notify-send", ["--wait", "-t", "0", "-A", "yes=Yes", "Confirm", "click me"])
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        // The action row is the banner's bottom edge.
+        try display.click(x: banner.x + banner.width / 2, y: banner.y + banner.height - 22)
+        #expect(waiting.wait(timeout: 10) == 0)
+        #expect(waiting.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "yes")
+
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(summary: "right click me", timeout: 0)
+        let second = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        try display.click(x: second.x + 40, y: second.y + 40, button: 3)
+        #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
+    }
+
+    @Test func thePointerOverABannerPausesItsExpiry() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(summary: "hover me", timeout: 1_500)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        try display.moveMouse(x: banner.x + 60, y: banner.y + 30)
+        // Well past its 1.5 s, it is still open while the pointer stays.
+        #expect(!client.waitUntil(timeout: 3) { !client.signals(named: "NotificationClosed").isEmpty })
+        try display.moveMouse(x: 10, y: display.height - 10)
+        #expect(client.waitUntil(timeout: 10) { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(1)] } })
+    }
+}

@@ -1,0 +1,88 @@
+import ChimeTestSupport
+import Foundation
+import Glibc
+
+/// A private Xvfb for the popup tests, with what a person at it would see and do:
+/// screenshots (ImageMagick's import), windows and clicks (xdotool).
+final class XDisplay: @unchecked Sendable {
+    let name: String
+    private let server: Subprocess
+    let width = 1280, height = 800
+
+    init() throws {
+        // Xvfb picks a free display number itself and prints it: tests start displays at once.
+        server = try Subprocess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+                                environment: ProcessInfo.processInfo.environment)
+        guard let number = server.line(timeout: 10, matching: { Int($0) != nil }) else {
+            throw TestFailure("Xvfb did not start: \(server.stderr)")
+        }
+        name = ":\(number)"
+    }
+
+    deinit {
+        server.signal(SIGTERM)
+        _ = server.wait(timeout: 5)
+    }
+
+    private var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = name
+        return env
+    }
+
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = try Subprocess(executable, arguments, environment: environment)
+        guard process.wait(timeout: 20) != nil else { throw TestFailure("\(executable) did not finish") }
+        return process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct Window: Equatable {
+        var title: String
+        var x: Int, y: Int, width: Int, height: Int
+    }
+
+    /// Visible windows whose title starts with `prefix`, top to bottom.
+    func windows(_ prefix: String = "chime-banner") throws -> [Window] {
+        let ids = try run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "^\(prefix)"]).split(separator: "\n")
+        return try ids.map { id in
+            let title = try run("/usr/bin/xdotool", ["getwindowname", String(id)])
+            var fields: [String: Int] = [:]
+            for line in try run("/usr/bin/xdotool", ["getwindowgeometry", "--shell", String(id)]).split(separator: "\n") {
+                let parts = line.split(separator: "=")
+                if parts.count == 2 { fields[String(parts[0])] = Int(parts[1]) }
+            }
+            return Window(title: title, x: fields["X"] ?? 0, y: fields["Y"] ?? 0, width: fields["WIDTH"] ?? 0, height: fields["HEIGHT"] ?? 0)
+        }.filter { $0.title.hasPrefix(prefix) }.sorted { $0.y < $1.y }
+    }
+
+    /// Waits until `condition` holds for the visible banners (polling the X server, which has no
+    /// event for "a window of ours appeared" that a test could await).
+    func waitForWindows(_ prefix: String = "chime-banner", timeout: Double = 10, _ condition: ([Window]) -> Bool) throws -> [Window] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = try windows(prefix)
+        while !condition(seen), Date() < deadline {
+            usleep(50_000)
+            seen = try windows(prefix)
+        }
+        return seen
+    }
+
+    /// The mean brightness (0 to 1) of a region of the screen, from a screenshot.
+    func brightness(x: Int, y: Int, width: Int, height: Int, in shot: String) throws -> Double {
+        Double(try run("/usr/bin/convert", [shot, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "Gray",
+                                            "-format", "%[fx:mean]", "info:"])) ?? -1
+    }
+
+    func screenshot(to path: String) throws {
+        try run("/usr/bin/import", ["-window", "root", path])
+    }
+
+    func click(x: Int, y: Int, button: Int = 1) throws {
+        try run("/usr/bin/xdotool", ["mousemove", "\(x)", "\(y)", "click", "\(button)"])
+    }
+
+    func moveMouse(x: Int, y: Int) throws {
+        try run("/usr/bin/xdotool", ["mousemove", "\(x)", "\(y)"])
+    }
+}
