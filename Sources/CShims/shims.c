@@ -1,8 +1,12 @@
+#include <sys/prctl.h>
+#include <signal.h>
 #include "chime_shims.h"
 #include <glib.h>
 #include <malloc.h>
 
 void chime_release_free_memory(void) { malloc_trim(0); }
+
+void chime_end_with_parent(void) { prctl(PR_SET_PDEATHSIG, SIGTERM); }
 
 int chime_source_continue(void) { return G_SOURCE_CONTINUE; }
 int chime_source_remove(void) { return G_SOURCE_REMOVE; }

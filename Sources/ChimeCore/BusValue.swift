@@ -139,6 +139,12 @@ extension BusValue {
         return result
     }
 
+    /// An `aa{sv}` as dictionaries.
+    public var records: [[String: BusValue]] {
+        guard case .array(_, let items) = unwrapped else { return [] }
+        return items.compactMap(\.vardictEntries)
+    }
+
     public static func stringArray(_ strings: [String]) -> BusValue {
         .array(elementSignature: "s", strings.map { .string($0) })
     }

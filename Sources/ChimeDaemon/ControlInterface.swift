@@ -68,6 +68,13 @@ extension Daemon {
                 objects.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("Muted", .bool(muted))])
                 return []
             },
+            "SetPointerOver": { [unowned self] call in
+                guard case .uint32(let id) = call.arguments[0], case .bool(let over) = call.arguments[1] else { return [] }
+                let now = self.now.monotonic
+                if over { attention.server.pauseExpiry(id, now: now) } else { attention.server.resumeExpiry(id, now: now) }
+                apply([])
+                return []
+            },
             "Reload": { [unowned self] _ throws(BusError) in
                 if let failure = reload() { throw BusError(BusError.invalidArgs, failure.description) }
                 return []

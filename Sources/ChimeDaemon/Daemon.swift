@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeDBus
 import ChimeGLib
-import ChimePresenter
 import ChimeSound
 import ChimeStore
 import CShims
@@ -36,15 +35,13 @@ public final class Daemon {
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
     private(set) var store: NotificationStore?
     private let storePath: String
-    private let environment: [String: String]
-    /// Banners on the screen; nil without a display (chimed then runs headless).
-    private var presenter: PopupPresenter?
+    /// Banners on the screen, drawn by a process of chimed's own when there is a display.
+    private let presenter: PresenterChild
     lazy var badges = BadgeBoard(objects: objects, current: { [unowned self] in attention.badge(for: $0) },
                                  changed: { [unowned self] in announceBadges($0) })
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
-        self.environment = environment
         configLoader = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment))
         appStore = AppStateStore(path: AppStateStore.defaultPath(environment: environment))
         var settings = ChimeSettings()
@@ -54,6 +51,7 @@ public final class Daemon {
         case .failure(let failure): Log.warning("\(failure); using the default settings")
         }
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
+        presenter = PresenterChild(environment: environment, configPath: configLoader.path)
         attention = Attention(settings: settings)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
@@ -86,7 +84,7 @@ public final class Daemon {
         switch configLoader.load(base: ServerSettings(defaultTimeout: options.defaultTimeout)) {
         case .success(let settings):
             apply(attention.apply(settings, now: now))
-            presenter?.update(settings.popups)
+            presenter.follow(settings.popups)
             badges.allMayHaveChanged(attention.unread.byApp.keys)
             Log.info("reloaded \(configLoader.path)")
             return nil
@@ -114,7 +112,7 @@ public final class Daemon {
             return 1
         }
         if !options.noHistory, !openStore() { return 1 }
-        startPresenter()
+        presenter.follow(attention.settings.popups)
         // A parent may hand us a blocked signal mask (some process launchers do); a daemon
         // that cannot hear SIGTERM cannot shut down cleanly.
         var stopSignals = sigset_t()
@@ -145,28 +143,11 @@ public final class Daemon {
         }
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
         loop.run()
+        presenter.stop()
         connection.releaseName(Self.notificationsName)
         connection.releaseName(Self.controlName)
         connection.flush()
         return exitCode
-    }
-
-    /// Banners when there is a display: what the user does to one is done as chimectl would.
-    private func startPresenter() {
-        let css = ConfigLoader.folder(environment: environment) + "/style.css"
-        presenter = PopupPresenter(
-            settings: attention.settings.popups, css: access(css, R_OK) == 0 ? css : nil, environment: environment,
-            callbacks: .init(
-                invoke: { [unowned self] id, key in apply((try? attention.invoke(id, key: key, now: now)) ?? []) },
-                dismiss: { [unowned self] id in apply((try? attention.server.dismiss(id)) ?? []) },
-                reply: { [unowned self] id, text in apply((try? attention.server.reply(id, text: text)) ?? []) },
-                hover: { [unowned self] id, inside in
-                    let now = self.now.monotonic
-                    if inside { attention.server.pauseExpiry(id, now: now) } else { attention.server.resumeExpiry(id, now: now) }
-                    apply([])
-                }),
-            log: { Log.warning($0) })
-        if presenter != nil { Log.info("showing banners on \(environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? "")") }
     }
 
     /// Opens the center on disk and puts back what it held; when it cannot be opened chimed runs
@@ -248,15 +229,12 @@ public final class Daemon {
         switch event {
         case .presented(let notification):
             emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
-            presenter?.show(BannerContent(notification))
         case .stored, .read, .deleted:
             break
         case .snoozed(let notification):
             // Off the screen but still open: presenters hide it, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.dismissed.rawValue)])
-            presenter?.hide(notification.id)
         case .closed(let notification, let reason):
-            presenter?.hide(notification.id)
             emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
         case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:

@@ -13,11 +13,9 @@ final class Banner {
 
     let id: UInt32
     let window: UnsafeMutablePointer<GtkWidget>
-    private(set) var content: BannerContent
 
     init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, actions: Actions) {
         id = content.id
-        self.content = content
         // On X11 a popup window is placed exactly where we say; on Wayland the layer shell does it.
         window = gtk_window_new(layerShell ? GTK_WINDOW_TOPLEVEL : GTK_WINDOW_POPUP)
         let gtkWindow = window.cast(GtkWindow.self)
@@ -53,7 +51,7 @@ final class Banner {
             if crossing.detail != GDK_NOTIFY_INFERIOR { actions.hover(false) }
             return false
         }
-        gtk_widget_show_all(window)
+        gtk_widget_show_all(events)
     }
 
     deinit { gtk_widget_destroy(window) }
@@ -74,6 +72,8 @@ final class Banner {
         } else {
             gtk_window_move(gtkWindow, Int32(origin.x + x), Int32(origin.y + y))
         }
+        // Shown once placed, so it never flashes where GTK would put it.
+        gtk_widget_show(window)
     }
 
     // MARK: Content

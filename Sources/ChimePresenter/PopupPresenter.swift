@@ -24,8 +24,10 @@ public final class PopupPresenter {
     private var settings: PopupSettings
     private let callbacks: Callbacks
     private let layerShell: Bool
-    /// Newest first.
-    private var banners: [Banner] = []
+    /// Everything presented, newest first; windows exist only for the visible ones, so a
+    /// burst of a thousand costs a thousand small values, not a thousand windows.
+    private var contents: [BannerContent] = []
+    private var windows: [UInt32: Banner] = [:]
     private var more: UnsafeMutablePointer<GtkWidget>?
     private var styles: OpaquePointer?
 
@@ -63,41 +65,36 @@ public final class PopupPresenter {
 
     /// Shows a notification, or redraws it in place when its id is already shown.
     public func show(_ content: BannerContent) {
-        let id = content.id
-        let banner = Banner(content, settings: settings, layerShell: layerShell, actions: .init(
-            invoke: { [unowned self] key in callbacks.invoke(id, key) },
-            dismiss: { [unowned self] in callbacks.dismiss(id) },
-            reply: { [unowned self] text in callbacks.reply(id, text) },
-            hover: { [unowned self] inside in callbacks.hover(id, inside) }))
-        if let index = banners.firstIndex(where: { $0.id == id }) {
-            banners[index] = banner
+        if let index = contents.firstIndex(where: { $0.id == content.id }) {
+            contents[index] = content
+            windows[content.id] = nil  // drawn again with the new content
         } else {
-            banners.insert(banner, at: 0)
+            contents.insert(content, at: 0)
         }
         arrange()
     }
 
     public func hide(_ id: UInt32) {
-        guard let index = banners.firstIndex(where: { $0.id == id }) else { return }
-        banners.remove(at: index)
+        guard let index = contents.firstIndex(where: { $0.id == id }) else { return }
+        contents.remove(at: index)
+        windows[id] = nil
         arrange()
     }
 
-    public var shownIDs: [UInt32] { banners.map(\.id) }
+    public var shownIDs: [UInt32] { contents.prefix(settings.maximumVisible).map(\.id) }
 
-    /// Places the visible banners and hides the rest behind "+N more".
+    /// Draws the visible banners, places them, and counts the rest in "+N more".
     private func arrange() {
+        let visible = contents.prefix(max(1, settings.maximumVisible))
+        let visibleIDs = Set(visible.map(\.id))
+        for id in windows.keys where !visibleIDs.contains(id) { windows[id] = nil }
+        let banners = visible.map { content in windows[content.id] ?? makeBanner(content) }
         let (monitor, area) = self.monitor()
-        let stack = BannerStack(banners: banners.map { ($0.id, $0.height) },
-                                monitor: (Int(area.width), Int(area.height)), settings: settings)
-        for (index, banner) in banners.enumerated() {
-            if index < stack.placements.count {
-                let place = stack.placements[index]
-                banner.move(x: place.x, y: place.y, monitor: monitor, origin: (Int(area.x), Int(area.y)), layerShell: layerShell)
-                gtk_widget_show(banner.window)
-            } else {
-                gtk_widget_hide(banner.window)
-            }
+        var stacked = banners.map { ($0.id, $0.height) }
+        stacked += contents.dropFirst(visible.count).map { ($0.id, 0) }
+        let stack = BannerStack(banners: stacked, monitor: (Int(area.width), Int(area.height)), settings: settings)
+        for (banner, place) in zip(banners, stack.placements) {
+            banner.move(x: place.x, y: place.y, monitor: monitor, origin: (Int(area.x), Int(area.y)), layerShell: layerShell)
         }
         if let moreAt = stack.moreAt {
             let line = more ?? makeMore()
@@ -113,6 +110,17 @@ public final class PopupPresenter {
         } else if let more {
             gtk_widget_hide(more)
         }
+    }
+
+    private func makeBanner(_ content: BannerContent) -> Banner {
+        let id = content.id
+        let banner = Banner(content, settings: settings, layerShell: layerShell, actions: .init(
+            invoke: { [unowned self] key in callbacks.invoke(id, key) },
+            dismiss: { [unowned self] in callbacks.dismiss(id) },
+            reply: { [unowned self] text in callbacks.reply(id, text) },
+            hover: { [unowned self] inside in callbacks.hover(id, inside) }))
+        windows[id] = banner
+        return banner
     }
 
     private func makeMore() -> UnsafeMutablePointer<GtkWidget> {
@@ -154,8 +162,9 @@ public final class PopupPresenter {
         window.chime-banner .content { padding: 12px; }
         window.chime-banner .app-name { font-size: 0.85em; color: #a3a9b7; }
         window.chime-banner .summary { font-weight: bold; }
-        window.chime-banner button { padding: 4px 10px; }
-        window.chime-banner button.close { padding: 0; min-height: 16px; min-width: 16px; }
+        window.chime-banner button { padding: 4px 10px; background: #353945; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; text-shadow: none; -gtk-icon-shadow: none; }
+        window.chime-banner button:hover { background: #414655; }
+        window.chime-banner button.close { padding: 0; min-height: 16px; min-width: 16px; background: none; border: none; color: #a3a9b7; }
         window.chime-banner button.destructive-action { background: #b83a3a; color: #ffffff; }
         window.chime-banner.passive { opacity: 0.92; }
         window.chime-banner.time-sensitive { border: 2px solid #e5a50a; }

@@ -31,8 +31,7 @@ struct ControlClient {
 
     /// A method that returns an array of a{sv}.
     func records(_ method: String, _ arguments: [BusValue] = []) throws(CommandLineError) -> [[String: BusValue]] {
-        guard case .array(_, let items)? = try call(method, arguments).first else { return [] }
-        return items.compactMap(\.vardictEntries)
+        try call(method, arguments).first?.records ?? []
     }
 
     func notifications() throws(CommandLineError) -> [[String: BusValue]] { try records("List") }

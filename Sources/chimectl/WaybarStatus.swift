@@ -38,11 +38,3 @@ struct WaybarStatus {
                                 ("tooltip", .string(tooltip)), ("class", .string(kind))])
     }
 }
-
-extension BusValue {
-    /// An `aa{sv}` as dictionaries.
-    var records: [[String: BusValue]] {
-        guard case .array(_, let items) = unwrapped else { return [] }
-        return items.compactMap(\.vardictEntries)
-    }
-}

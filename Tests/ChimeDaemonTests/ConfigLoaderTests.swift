@@ -55,6 +55,13 @@ import Testing
         hide-badges = true
         schedule = mon-fri 09:00-17:00; sat 10:00-12:00
 
+        [popups]
+        anchor = bottom-left
+        margin = 30
+        width = 420
+        max-visible = 3
+        output = HDMI-1
+
         [app firefox]
         previews = never
         delivery = summary
@@ -72,6 +79,8 @@ import Testing
         #expect(!work.allowsTimeSensitive && work.hidesBadges && work.schedules.count == 2)
         #expect(settings.apps["firefox"] == ["previews": "never", "delivery": "summary"])
         #expect(settings.focus(named: "dnd") != nil, "dnd always exists")
+        #expect(settings.popups.anchor == .bottomLeft && settings.popups.margin == 30 && settings.popups.width == 420)
+        #expect(settings.popups.maximumVisible == 3 && settings.popups.output == "HDMI-1")
     }
 
     @Test(arguments: [
@@ -87,6 +96,8 @@ import Testing
         ("[app firefox]\nvolume = 11\n", "chime.conf:2: [app firefox] volume: unknown key"),
         ("[general]\ndefault-authorization = denied\n", "chime.conf:2: [general] default-authorization: 'denied' is not allowed or provisional"),
         ("\n[colours]\nfg = red\n", "chime.conf:2: unknown section [colours]"),
+        ("[popups]\nanchor = middle\n", "chime.conf:2: [popups] anchor: 'middle' is not one of: top-right"),
+        ("[popups]\nmax-visible = 0\n", "chime.conf:2: [popups] max-visible: '0' is not a number from 1 to 50"),
         ("[general]\nrepeat-window = often\n", "chime.conf:2: [general] repeat-window: 'often' is not a duration"),
         ("[general]\nrate-limit-burst = 0\n", "chime.conf:2: [general] rate-limit-burst: '0' is not a number from 1 to 100000"),
         ("[general]\nrate-limit-action = drop\n", "chime.conf:2: [general] rate-limit-action: 'drop' is not quiet or refuse"),

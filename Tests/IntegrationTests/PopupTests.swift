@@ -73,4 +73,35 @@ import Testing
         try display.moveMouse(x: 10, y: display.height - 10)
         #expect(client.waitUntil(timeout: 10) { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(1)] } })
     }
+
+    @Test func aBurstOfAThousandShowsTheMaximumAndChimedStaysResponsive() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(config: "[general]\nrate-limit-burst = 100000\n", display: display)
+        let flooder = try bus.client()
+        for index in 0..<1_000 {
+            flooder.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                                interface: "org.freedesktop.Notifications", method: "Notify",
+                                                arguments: TestClient.notifyArguments(summary: "burst \(index)", timeout: 0)))
+        }
+        #expect(flooder.waitUntil(timeout: 60) { flooder.replies.count == 1_000 })
+        #expect(try bus.chimectl("status").status == 0)
+        let shown = try display.waitForWindows { $0.first?.title == "chime-banner-1000" && $0.count == 5 }
+        #expect(shown.count == 5, "five banners by default")
+        #expect(try display.windows("chime-more").count == 1)
+        #expect(try bus.chimectl("dismiss", "--all").status == 0)
+        #expect(try display.waitForWindows { $0.isEmpty }.isEmpty)
+    }
+
+    @Test func whenTheDisplayGoesChimedRunsOnWithoutBanners() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        _ = try bus.client().notify(summary: "before", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
+        display.stop()
+        let daemon = try #require(bus.daemon)
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter ended") } != nil)
+        #expect(daemon.isRunning)
+        #expect(try bus.client().notify(summary: "after") > 0)
+        #expect(try bus.chimectl("list").stdout.contains("after"))
+    }
 }

@@ -23,3 +23,7 @@ void chime_iter_append_bool(DBusMessageIter *iter, int value);
 void chime_release_free_memory(void);
 
 #endif
+
+// prctl(PR_SET_PDEATHSIG, SIGTERM): prctl is variadic, so Swift cannot call it.
+// The calling process gets SIGTERM when its parent ends.
+void chime_end_with_parent(void);

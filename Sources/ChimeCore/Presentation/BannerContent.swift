@@ -27,27 +27,28 @@ public struct BannerContent: Equatable, Sendable {
     /// At most four buttons, as design.md section 10 has it.
     public static let maximumButtons = 4
 
-    public init(_ notification: Notification) {
-        let request = notification.request
-        let hints = request.hints
-        let redacted = notification.decision?.redacted == true
-        id = notification.id
-        appName = request.appName
-        summary = redacted ? request.appName : request.summary
-        body = redacted ? HiddenPreview.body(for: request) : request.body
-        if notification.repeatCount > 1 { summary += " (\(notification.repeatCount)x)" }
-        let communication = InterruptionPolicy.isCommunication(request)
-        icon = (communication && !redacted ? hints.imagePath : nil) ?? request.appIcon ?? (redacted ? nil : hints.imagePath)
-        image = redacted ? nil : hints.imageData
-        buttons = request.actions
+    /// Reads a notification as the control interface's `Presented` signal carries it (hidden
+    /// previews already redacted), so a presenter needs nothing but the bus.
+    public init(id: UInt32, record: [String: BusValue]) {
+        self.id = id
+        appName = record["app-name"]?.string ?? ""
+        summary = record["summary"]?.string ?? ""
+        if let repeats = record["repeat-count"]?.integer, repeats > 1 { summary += " (\(repeats)x)" }
+        body = record["body"]?.string ?? ""
+        icon = record["avatar-path"]?.string ?? record["app-icon"]?.string ?? record["image-path"]?.string
+        image = (record["avatar-data"] ?? record["image-data"]).flatMap { try? ImageData.decode($0).get() }
+        let pairs = record["actions"]?.strings ?? []
+        let actions = stride(from: 0, to: pairs.count - 1, by: 2).map { (key: pairs[$0], label: pairs[$0 + 1]) }
+        let destructive = Set(record["destructive-actions"]?.strings ?? [])
+        buttons = actions
             .filter { $0.key != Action.defaultKey && $0.key != Action.inlineReplyKey }
             .prefix(Self.maximumButtons)
-            .map { Button(key: $0.key, label: $0.label, destructive: hints.destructiveActions.contains($0.key)) }
-        hasDefaultAction = request.actions.contains { $0.key == Action.defaultKey }
-        replyPlaceholder = request.actions.contains { $0.key == Action.inlineReplyKey }
-            ? (hints.replyPlaceholder ?? "Reply…") : nil
-        progress = hints.progress
-        level = notification.decision?.level ?? InterruptionPolicy.requestedLevel(request)
-        actionIcons = hints.actionIcons
+            .map { Button(key: $0.key, label: $0.label, destructive: destructive.contains($0.key)) }
+        hasDefaultAction = actions.contains { $0.key == Action.defaultKey }
+        replyPlaceholder = actions.contains { $0.key == Action.inlineReplyKey }
+            ? (record["reply-placeholder"]?.string ?? "Reply…") : nil
+        progress = record["progress"]?.integer.map { Int32(clamping: $0) }
+        level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
+        actionIcons = record["action-icons"]?.bool ?? false
     }
 }

@@ -19,7 +19,11 @@ final class XDisplay: @unchecked Sendable {
         name = ":\(number)"
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Ends the X server, as when a session's display goes away.
+    func stop() {
+        guard server.isRunning else { return }
         server.signal(SIGTERM)
         _ = server.wait(timeout: 5)
     }

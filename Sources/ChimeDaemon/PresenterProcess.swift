@@ -1,0 +1,85 @@
+import ChimeCore
+import ChimeDBus
+import ChimeGLib
+import ChimePresenter
+import CShims
+import Glibc
+
+/// `chimed --presenter`: the banners, in a process of their own that chimed starts beside
+/// itself. It is a client of the control interface like any bar: it shows what `Presented`
+/// says and hides what `Withdrawn` says, and a click is `Invoke`, `Dismiss` or `Reply`.
+/// Kept apart because GTK ends the process when the display goes away; chimed must not end
+/// with it.
+public enum PresenterProcess {
+    static let controlName = "dev.chime.Chime1"
+    static let controlPath = "/dev/chime/Chime1"
+
+    public static func run(environment: [String: String]) -> Int32 {
+        // Ends with chimed, whatever way chimed ends.
+        chime_end_with_parent()
+        let config = ConfigLoader(path: environment["CHIME_CONFIG"] ?? ConfigLoader.defaultPath(environment: environment))
+        let settings = (try? config.load(base: .init()).get()) ?? ChimeSettings()
+        let connection: BusConnection
+        do {
+            connection = try BusConnection()
+        } catch {
+            Log.info("presenter: cannot reach the session bus: \(error.message)")
+            return 1
+        }
+        func call(_ method: String, _ arguments: [BusValue]) {
+            connection.send(.methodCall(destination: controlName, path: controlPath, interface: controlName,
+                                        method: method, arguments: arguments))
+        }
+        let css = ConfigLoader.folder(environment: environment) + "/style.css"
+        guard let presenter = PopupPresenter(
+            settings: settings.popups, css: access(css, R_OK) == 0 ? css : nil, environment: environment,
+            callbacks: .init(invoke: { call("Invoke", [.uint32($0), .string($1)]) },
+                             dismiss: { call("Dismiss", [.uint32($0)]) },
+                             reply: { call("Reply", [.uint32($0), .string($1)]) },
+                             hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) }),
+            log: { Log.warning("presenter: " + $0) })
+        else { return 0 }
+
+        let loop = MainLoop()
+        do {
+            try connection.addMatch("type='signal',sender='\(controlName)',interface='\(controlName)',path='\(controlPath)'")
+            try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(controlName)'")
+        } catch {
+            Log.info("presenter: \(error.message)")
+            return 1
+        }
+        connection.attachToMainLoop { message in
+            switch (message.interface, message.member) {
+            case (controlName, "Presented"):
+                let arguments = message.arguments
+                if arguments.count == 2, case .uint32(let id) = arguments[0] {
+                    presenter.show(BannerContent(id: id, record: arguments[1].vardictEntries ?? [:]))
+                }
+            case (controlName, "Withdrawn"):
+                if case .uint32(let id)? = message.arguments.first { presenter.hide(id) }
+            case ("org.freedesktop.DBus", "NameOwnerChanged"), ("org.freedesktop.DBus.Local", "Disconnected"):
+                loop.quit()  // chimed went away
+            default:
+                return false
+            }
+            return true
+        }
+        // What is on screen already: banners presented before this process started.
+        if let listed = try? connection.call(.methodCall(destination: controlName, path: controlPath, interface: controlName,
+                                                          method: "List", arguments: [])).first {
+            for record in listed.records where record["state"]?.string == "presented" {
+                if let id = record["id"]?.integer { presenter.show(BannerContent(id: UInt32(id), record: record)) }
+            }
+        }
+        GLibSources.unixSignal(SIGHUP) {
+            if let reloaded = try? config.load(base: .init()).get() { presenter.update(reloaded.popups) }
+            return true
+        }
+        GLibSources.unixSignal(SIGTERM) {
+            loop.quit()
+            return true
+        }
+        loop.run()
+        return 0
+    }
+}

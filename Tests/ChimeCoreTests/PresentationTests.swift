@@ -1,0 +1,43 @@
+import Testing
+@testable import ChimeCore
+
+/// Where banners go and what they show, without a display.
+@Suite struct PresentationTests {
+    @Test func bannersStackFromTheAnchoredCornerNewestFirst() {
+        var settings = PopupSettings()
+        settings.width = 300
+        settings.margin = 10
+        settings.gap = 5
+        settings.maximumVisible = 2
+        let banners: [(id: UInt32, height: Int)] = [(3, 50), (2, 80), (1, 60)]
+        let top = BannerStack(banners: banners, monitor: (1000, 700), settings: settings)
+        #expect(top.placements == [.init(id: 3, x: 690, y: 10), .init(id: 2, x: 690, y: 65)])
+        #expect(top.hidden == 1)
+        #expect(top.moreAt?.y == 150)
+
+        settings.anchor = .bottomLeft
+        let bottom = BannerStack(banners: banners, monitor: (1000, 700), settings: settings)
+        #expect(bottom.placements == [.init(id: 3, x: 10, y: 640), .init(id: 2, x: 10, y: 555)])
+        #expect(bottom.moreAt?.y == 700 - 150 - BannerStack.moreHeight)
+
+        settings.anchor = .top
+        settings.maximumVisible = 5
+        let centred = BannerStack(banners: banners, monitor: (1000, 700), settings: settings)
+        #expect(centred.placements.map(\.x) == [350, 350, 350] && centred.hidden == 0 && centred.moreAt == nil)
+    }
+
+    @Test func aBannerReadsThePresentedRecord() {
+        let record: [String: BusValue] = [
+            "app-name": .string("Mail"), "summary": .string("New mail"), "body": .string("<b>Hi</b>"),
+            "actions": .stringArray(["default", "Open", "delete", "Delete", "inline-reply", "Reply", "a", "A", "b", "B", "c", "C"]),
+            "destructive-actions": .stringArray(["delete"]), "level": .string("time-sensitive"),
+            "repeat-count": .uint32(3), "progress": .int32(40), "app-icon": .string("mail-unread"),
+        ]
+        let content = BannerContent(id: 7, record: record)
+        #expect(content.summary == "New mail (3x)")
+        #expect(content.hasDefaultAction && content.replyPlaceholder == "Reply…")
+        #expect(content.buttons.map(\.key) == ["delete", "a", "b", "c"], "at most four; default and reply are not buttons")
+        #expect(content.buttons.first?.destructive == true)
+        #expect(content.level == .timeSensitive && content.progress == 40 && content.icon == "mail-unread")
+    }
+}
