@@ -13,7 +13,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst
 
-.PHONY: all deps build run test bench bench-quick bench-build install uninstall clean
+.PHONY: all deps build run test bench bench-quick bench-build install uninstall clean screenshots
 
 all: build
 
@@ -39,6 +39,10 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The README's pictures of banners, drawn on a private Xvfb.
+screenshots: build
+	scripts/make-screenshots "$$($(SWIFT) build --show-bin-path)"
 
 # Benchmarks (release build): chimed against bench/reference-server.c and dunst, as ratios.
 # `make bench` writes BENCHMARKS.md; `make bench-quick` is a smoke check of the harness.

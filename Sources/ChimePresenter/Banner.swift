@@ -138,7 +138,8 @@ final class Banner {
         gtk_label_set_xalign(label.cast(GtkLabel.self), 0)
         gtk_label_set_line_wrap(label.cast(GtkLabel.self), 1)
         gtk_label_set_line_wrap_mode(label.cast(GtkLabel.self), PANGO_WRAP_WORD_CHAR)
-        gtk_label_set_max_width_chars(label.cast(GtkLabel.self), 40)
+        // A small natural width, so the label wraps to the banner's width instead of widening it.
+        gtk_label_set_max_width_chars(label.cast(GtkLabel.self), 1)
         if style == "body" { gtk_label_set_lines(label.cast(GtkLabel.self), 6) }
         gtk_label_set_ellipsize(label.cast(GtkLabel.self), style == "body" ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE)
         label.addClass(style)

@@ -115,6 +115,8 @@ final class TestBus: @unchecked Sendable {
         env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/system.sock"
         env["PULSE_SERVER"] = "unix:\(directory.path)/no-pulse"
         env["CHIME_DEBUG"] = "1"
+        // GTK would otherwise start an accessibility bus that outlives the test.
+        env["NO_AT_BRIDGE"] = "1"
         env["HOME"] = directory.path
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
