@@ -20,8 +20,8 @@ import Testing
 
         let shot = bus.directory.appendingPathComponent("shot.png").path
         try display.screenshot(to: shot)
-        #expect(try display.brightness(x: 30, y: 30, width: 200, height: 20, in: shot) > 0.05, "a banner is drawn there")
-        let elsewhere = try display.brightness(x: 900, y: 30, width: 200, height: 20, in: shot)
+        #expect(try XDisplay.brightness(x: 30, y: 30, width: 200, height: 20, in: shot) > 0.05, "a banner is drawn there")
+        let elsewhere = try XDisplay.brightness(x: 900, y: 30, width: 200, height: 20, in: shot)
         #expect(elsewhere == 0, "nothing in the other corner: \(elsewhere)")
 
         #expect(try bus.chimectl("dismiss", "\(first)").status == 0)
@@ -103,5 +103,38 @@ import Testing
         #expect(daemon.isRunning)
         #expect(try bus.client().notify(summary: "after") > 0)
         #expect(try bus.chimectl("list").stdout.contains("after"))
+    }
+}
+
+/// The same banners on a wlroots compositor (headless sway), placed by gtk-layer-shell.
+@Suite struct WaylandPopupTests {
+    @Test func bannersAppearInTheCornerOnWaylandAndGoWhenDismissed() throws {
+        let bus = try TestBus(wayland: true)
+        let wayland = try #require(bus.wayland)
+        let before = bus.directory.appendingPathComponent("before.png").path
+        try wayland.screenshot(to: before)
+        let id = try bus.client().notify(app: "Mail", summary: "on wayland", timeout: 0)
+        // The banner's top-right corner region: lighter or darker than sway's background once drawn.
+        let region = (x: wayland.width - 380 - 12 + 20, y: 12 + 20, width: 200, height: 20)
+        let empty = try XDisplay.brightness(x: region.x, y: region.y, width: region.width, height: region.height, in: before)
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        var drawn = empty
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            try wayland.screenshot(to: shot)
+            drawn = try XDisplay.brightness(x: region.x, y: region.y, width: region.width, height: region.height, in: shot)
+        } while abs(drawn - empty) < 0.02 && Date() < deadline
+        #expect(abs(drawn - empty) >= 0.02, "a banner is drawn top-right: \(empty) -> \(drawn)")
+        let left = try XDisplay.brightness(x: 40, y: region.y, width: region.width, height: region.height, in: shot)
+        #expect(abs(left - empty) < 0.02, "nothing on the left")
+
+        #expect(try bus.chimectl("dismiss", "\(id)").status == 0)
+        var after = drawn
+        let gone = Date().addingTimeInterval(10)
+        repeat {
+            try wayland.screenshot(to: shot)
+            after = try XDisplay.brightness(x: region.x, y: region.y, width: region.width, height: region.height, in: shot)
+        } while abs(after - empty) >= 0.02 && Date() < gone
+        #expect(abs(after - empty) < 0.02, "gone once dismissed")
     }
 }

@@ -29,9 +29,11 @@ final class TestBus: @unchecked Sendable {
     let pulse: PulseServer?
     /// With `display`, chimed (and every child) draws on this Xvfb.
     let display: XDisplay?
+    /// With `wayland`, a headless sway in the test's folder, and chimed draws there.
+    private(set) var wayland: WaylandSession?
 
     init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
-         systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil) throws {
+         systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil, wayland: Bool = false) throws {
         self.pulse = pulse
         self.display = display
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
@@ -56,6 +58,7 @@ final class TestBus: @unchecked Sendable {
             }
             self.systemBus = system
         }
+        if wayland { self.wayland = try WaylandSession(in: directory) }
         if startDaemon { daemon = try startChimed(arguments) }
     }
 
@@ -104,6 +107,7 @@ final class TestBus: @unchecked Sendable {
         var env = Self.privateEnvironment(directory: directory, address: address)
         env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
         if let display { env["DISPLAY"] = display.name }
+        if let wayland { env.merge(wayland.environment) { _, new in new } }
         return env
     }
 

@@ -72,10 +72,13 @@ final class XDisplay: @unchecked Sendable {
         return seen
     }
 
-    /// The mean brightness (0 to 1) of a region of the screen, from a screenshot.
-    func brightness(x: Int, y: Int, width: Int, height: Int, in shot: String) throws -> Double {
-        Double(try run("/usr/bin/convert", [shot, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "Gray",
-                                            "-format", "%[fx:mean]", "info:"])) ?? -1
+    /// The mean brightness (0 to 1) of a region of a screenshot (X11 or Wayland alike).
+    static func brightness(x: Int, y: Int, width: Int, height: Int, in shot: String) throws -> Double {
+        let convert = try Subprocess("/usr/bin/convert", [shot, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage",
+                                                          "-colorspace", "Gray", "-format", "%[fx:mean]", "info:"],
+                                     environment: ProcessInfo.processInfo.environment)
+        guard convert.wait(timeout: 20) == 0 else { throw TestFailure("convert failed: \(convert.stderr)") }
+        return Double(convert.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     func screenshot(to path: String) throws {

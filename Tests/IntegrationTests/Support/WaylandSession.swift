@@ -1,0 +1,59 @@
+import ChimeTestSupport
+import Foundation
+import Glibc
+
+/// A headless sway (wlroots) for the popup tests on Wayland, with grim for screenshots.
+/// sway refuses to run as root, so as root it runs as nobody in a runtime folder of nobody's.
+final class WaylandSession: @unchecked Sendable {
+    let runtimeDirectory: URL
+    let socket = "wayland-1"
+    private let compositor: Subprocess
+    let width = 1280, height = 800
+
+    init(in directory: URL) throws {
+        runtimeDirectory = directory.appendingPathComponent("wayland")
+        try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true)
+        chmod(runtimeDirectory.path, 0o700)
+        chmod(directory.path, 0o755)
+        let config = directory.appendingPathComponent("sway.conf")
+        try "output HEADLESS-1 resolution \(width)x\(height)\n".write(to: config, atomically: true, encoding: .utf8)
+        chmod(config.path, 0o644)
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory.path
+        env["WLR_BACKENDS"] = "headless"
+        env["WLR_LIBINPUT_NO_DEVICES"] = "1"
+        env["WLR_RENDERER"] = "pixman"
+        env["HOME"] = directory.path
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        if getuid() == 0 {
+            chown(runtimeDirectory.path, 65534, 65534)
+            compositor = try Subprocess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                             "/usr/bin/sway", "-c", config.path], environment: env)
+        } else {
+            compositor = try Subprocess("/usr/bin/sway", ["-c", config.path], environment: env)
+        }
+        let path = runtimeDirectory.appendingPathComponent(socket).path
+        let deadline = Date().addingTimeInterval(10)
+        while access(path, F_OK) != 0 {
+            guard Date() < deadline, compositor.isRunning else { throw TestFailure("sway did not start: \(compositor.stderr.suffix(400))") }
+            compositor.pump(timeout: 0.05)
+        }
+    }
+
+    deinit {
+        compositor.signal(SIGTERM)
+        _ = compositor.wait(timeout: 5)
+    }
+
+    var environment: [String: String] {
+        ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtimeDirectory.path]
+    }
+
+    func screenshot(to path: String) throws {
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        let grim = try Subprocess("/usr/bin/grim", [path], environment: env)
+        guard grim.wait(timeout: 20) == 0 else { throw TestFailure("grim failed: \(grim.stderr)") }
+    }
+}
