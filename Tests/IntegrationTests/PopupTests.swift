@@ -138,3 +138,24 @@ import Testing
         #expect(abs(after - empty) < 0.02, "gone once dismissed")
     }
 }
+
+@Suite struct PopupInputTests {
+    @Test func aLeftClickIsTheDefaultActionAndTheReplyFieldSendsAReply() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        try client.listen()
+        let opened = try client.notify(summary: "open me", actions: ["default", "Open"], timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        try display.click(x: banner.x + 60, y: banner.y + 30)
+        #expect(client.waitUntil { client.signals(named: "ActionInvoked").contains { $0.arguments == [.uint32(opened), .string("default")] } })
+
+        let asked = try client.notify(summary: "reply to me", actions: ["inline-reply", "Reply"], timeout: 0)
+        let field = try #require(try display.waitForWindows { $0.first?.title == "chime-banner-\(asked)" }.first)
+        // The reply field is the banner's last row.
+        try display.click(x: field.x + field.width / 2, y: field.y + field.height - 24)
+        try display.run("/usr/bin/xdotool", ["type", "--delay", "20", "on my way"])
+        try display.run("/usr/bin/xdotool", ["key", "Return"])
+        #expect(client.waitUntil { client.signals(named: "NotificationReplied").contains { $0.arguments == [.uint32(asked), .string("on my way")] } })
+    }
+}
