@@ -35,7 +35,9 @@ final class Server {
         env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
         env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
         env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        // chimed headless: its banners are a process of their own and not what this measures.
         env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.removeValue(forKey: "DISPLAY")
         var executable: String
         var arguments: [String] = []
         switch kind {
