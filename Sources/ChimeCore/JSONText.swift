@@ -25,6 +25,10 @@ public enum JSONText {
     public static func object(_ pairs: [(String, BusValue)]) -> String { encode(.vardict(pairs)) }
 
     public static func quote(_ text: String) -> String {
+        // Most text needs no escape: one pass over its bytes, then a single copy.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -130,3 +130,12 @@ import Testing
         #expect(DurationText.seconds(text) == nil)
     }
 }
+
+@Suite struct JSONTextTests {
+    @Test func stringsAreQuotedAndEscapedOnlyWhereNeeded() {
+        #expect(JSONText.quote("plain text, ünïcode ✓") == "\"plain text, ünïcode ✓\"")
+        #expect(JSONText.quote("say \"hi\"\\n\u{1}") == "\"say \\\"hi\\\"\\\\n\\u0001\"")
+        #expect(JSONText.quote("line\nbreak\ttab") == "\"line\\nbreak\\ttab\"")
+        #expect(JSONText.encode(.stringArray(["default", "Open"])) == "[\"default\",\"Open\"]")
+    }
+}
