@@ -9,7 +9,7 @@ enum AppCommands {
             let json = arguments.flag("--json")
             try arguments.done()
             let apps = try ControlClient().records("ListApps")
-            if json { print("[" + apps.map { JSONText.encode(.vardict(ordered($0))) }.joined(separator: ",") + "]"); return }
+            if json { print(JSONOutput.list(apps, order: ordered)); return }
             if apps.isEmpty { print("no apps yet"); return }
             for app in apps {
                 print(["app", "authorization", "delivery", "banners", "sounds"].map { app[$0]?.string ?? "" }.joined(separator: "\t"))
@@ -19,7 +19,7 @@ enum AppCommands {
             guard let name = arguments.next() else { throw .usage("apps show needs an app name (see chimectl apps list)") }
             try arguments.done()
             let app = try ControlClient().call("GetApp", [.string(name)]).first?.vardictEntries ?? [:]
-            if json { print(JSONText.encode(.vardict(ordered(app)))); return }
+            if json { print(JSONOutput.record(app, order: ordered)); return }
             for key in AppSettings.keys { print("\(key) = \(app[key]?.string ?? "")") }
         case "set":
             guard let name = arguments.next(), let assignment = arguments.next() else {

@@ -10,7 +10,7 @@ enum CenterCommands {
         try arguments.done()
         let entry = try ControlClient().call("Show", [.uint32(id)]).first?.vardictEntries ?? [:]
         if json {
-            print(JSONText.encode(.vardict(Commands.ordered(entry))))
+            print(JSONOutput.record(entry))
             return
         }
         for (key, value) in Commands.ordered(entry) {
@@ -67,7 +67,7 @@ enum CenterCommands {
         try arguments.done()
         let badges = try ControlClient().records("GetBadges")
         if json {
-            print("[" + badges.map { JSONText.encode(.vardict(Commands.ordered($0))) }.joined(separator: ",") + "]")
+            print(JSONOutput.list(badges))
             return
         }
         if badges.isEmpty { print("no unread notifications"); return }

@@ -40,7 +40,7 @@ enum Commands {
         try arguments.done()
         let status = try ControlClient().call("GetStatus").first?.vardictEntries ?? [:]
         if json {
-            print(JSONText.encode(.vardict(status.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+            print(JSONOutput.record(status))
         } else {
             print("chimed \(status["version"]?.string ?? "?") is running (pid \(status["pid"]?.integer ?? 0))")
             print("open notifications: \(status["open"]?.integer ?? 0)")
@@ -72,7 +72,7 @@ enum Commands {
         try arguments.done()
         let entries = try ControlClient().records("History", [.vardict(filter)])
         if json {
-            print("[" + entries.map { JSONText.encode(.vardict(ordered($0))) }.joined(separator: ",") + "]")
+            print(JSONOutput.list(entries))
             return
         }
         if entries.isEmpty { print("no notifications in the history"); return }
@@ -122,8 +122,7 @@ enum Commands {
 
     static func printNotifications(_ notifications: [[String: BusValue]], json: Bool) {
         if json {
-            let items = notifications.map { JSONText.encode(.vardict(ordered($0))) }
-            print("[" + items.joined(separator: ",") + "]")
+            print(JSONOutput.list(notifications))
             return
         }
         if notifications.isEmpty { print("no notifications"); return }

@@ -60,7 +60,7 @@ enum FocusCommands {
         let json = arguments.flag("--json")
         try arguments.done()
         let modes = try ControlClient().records("FocusList")
-        if json { print("[" + modes.map { JSONText.encode(.vardict(Commands.ordered($0))) }.joined(separator: ",") + "]"); return }
+        if json { print(JSONOutput.list(modes)); return }
         for mode in modes {
             var line = mode["name"]?.string ?? ""
             let schedules = mode["schedules"]?.strings ?? []
@@ -74,7 +74,7 @@ enum FocusCommands {
         let json = arguments.flag("--json")
         try arguments.done()
         let status = try ControlClient().call("FocusStatus").first?.vardictEntries ?? [:]
-        if json { print(JSONText.encode(.vardict(Commands.ordered(status)))); return }
+        if json { print(JSONOutput.record(status)); return }
         let active = status["active"]?.string ?? ""
         guard !active.isEmpty else { print("Focus: off"); return }
         var line = "Focus: \(status["display-name"]?.string ?? active) (\(status["source"]?.string ?? ""))"
