@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeGLib
+import ChimePresenter
 import Glibc
 
 /// Starts `chimed --presenter` beside chimed when there is a display and banners are on,
@@ -14,11 +15,10 @@ final class PresenterChild {
         self.configPath = configPath
     }
 
-    var hasDisplay: Bool { environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil }
 
     /// Starts, stops or reloads the presenter to match `settings`.
     func follow(_ settings: PopupSettings) {
-        switch (settings.enabled && hasDisplay, pid) {
+        switch (settings.enabled && PopupPresenter.hasDisplay(environment), pid) {
         case (true, nil): start()
         case (true, let pid?): kill(pid, SIGHUP)
         case (false, let pid?):
@@ -34,9 +34,8 @@ final class PresenterChild {
     }
 
     private func start() {
-        // The same executable, which knows its config from the environment.
-        setenv("CHIME_CONFIG", configPath, 1)
-        switch ChildProcess.spawn(["/proc/self/exe", "--presenter"], exited: { [weak self] status in
+        // The same executable, reading the same config file.
+        switch ChildProcess.spawn(["/proc/self/exe", "--presenter", "--config", configPath], exited: { [weak self] status in
             self?.exited(status)
         }) {
         case .success(let pid):

@@ -14,10 +14,10 @@ public enum PresenterProcess {
     static let controlName = "dev.chime.Chime1"
     static let controlPath = "/dev/chime/Chime1"
 
-    public static func run(environment: [String: String]) -> Int32 {
+    public static func run(options: DaemonOptions, environment: [String: String]) -> Int32 {
         // Ends with chimed, whatever way chimed ends.
         chime_end_with_parent()
-        let config = ConfigLoader(path: environment["CHIME_CONFIG"] ?? ConfigLoader.defaultPath(environment: environment))
+        let config = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment))
         let settings = (try? config.load(base: .init()).get()) ?? ChimeSettings()
         let connection: BusConnection
         do {

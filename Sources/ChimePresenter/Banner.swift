@@ -1,54 +1,36 @@
 import CGtk
 import ChimeCore
 
-/// One banner: a GTK window showing a notification. It reports what the user does through
-/// `actions`; where it stands on the screen is the presenter's business.
+/// One banner: a GTK window showing a notification. What the user does to it goes to the
+/// presenter's callbacks with its id; where it stands on the screen is the presenter's business.
 final class Banner {
-    struct Actions {
-        var invoke: (String) -> Void
-        var dismiss: () -> Void
-        var reply: (String) -> Void
-        var hover: (Bool) -> Void
-    }
-
     let id: UInt32
     let window: UnsafeMutablePointer<GtkWidget>
 
-    init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, actions: Actions) {
-        id = content.id
-        // On X11 a popup window is placed exactly where we say; on Wayland the layer shell does it.
-        window = gtk_window_new(layerShell ? GTK_WINDOW_TOPLEVEL : GTK_WINDOW_POPUP)
-        let gtkWindow = window.cast(GtkWindow.self)
-        gtk_window_set_title(gtkWindow, "chime-banner-\(content.id)")
-        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_NOTIFICATION)
-        gtk_window_set_decorated(gtkWindow, 0)
-        gtk_window_set_resizable(gtkWindow, 0)
-        gtk_window_set_accept_focus(gtkWindow, content.replyPlaceholder != nil ? 1 : 0)
+    init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks) {
+        let id = content.id
+        self.id = id
+        // Only a banner with a reply field takes the keyboard.
+        window = OverlayWindow.make(layerShell: layerShell, keyboard: content.replyPlaceholder != nil)
+        gtk_window_set_title(window.cast(GtkWindow.self), "chime-banner-\(id)")
         gtk_widget_set_size_request(window, Int32(settings.width), -1)
         window.addClass("chime-banner")
         window.addClass(content.level.rawValue)
-        if layerShell {
-            gtk_layer_init_for_window(gtkWindow)
-            gtk_layer_set_layer(gtkWindow, GTK_LAYER_SHELL_LAYER_OVERLAY)
-            gtk_layer_set_anchor(gtkWindow, GTK_LAYER_SHELL_EDGE_TOP, 1)
-            gtk_layer_set_anchor(gtkWindow, GTK_LAYER_SHELL_EDGE_LEFT, 1)
-            gtk_layer_set_keyboard_interactivity(gtkWindow, content.replyPlaceholder != nil ? 1 : 0)
-        }
         // An event box takes the clicks on the banner itself; buttons inside take their own.
         let events = gtk_event_box_new()!
         gtk_widget_add_events(events, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         gtk_container_add(window.cast(GtkContainer.self), events)
-        gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, actions: actions))
+        gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks))
         GtkSignals.connectEvent(events.raw, "button-press-event") { event in
             let button = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button
-            if button == 1, content.hasDefaultAction { actions.invoke(Action.defaultKey) } else { actions.dismiss() }
+            if button == 1, content.hasDefaultAction { callbacks.invoke(id, Action.defaultKey) } else { callbacks.dismiss(id) }
             return true
         }
-        GtkSignals.connectEvent(events.raw, "enter-notify-event") { _ in actions.hover(true); return false }
+        GtkSignals.connectEvent(events.raw, "enter-notify-event") { _ in callbacks.hover(id, true); return false }
         GtkSignals.connectEvent(events.raw, "leave-notify-event") { event in
             // Moving onto a button inside is not leaving the banner.
             let crossing = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventCrossing.self).pointee
-            if crossing.detail != GDK_NOTIFY_INFERIOR { actions.hover(false) }
+            if crossing.detail != GDK_NOTIFY_INFERIOR { callbacks.hover(id, false) }
             return false
         }
         gtk_widget_show_all(events)
@@ -64,21 +46,16 @@ final class Banner {
     }
 
     func move(x: Int, y: Int, monitor: OpaquePointer?, origin: (x: Int, y: Int), layerShell: Bool) {
-        let gtkWindow = window.cast(GtkWindow.self)
-        if layerShell {
-            if let monitor { gtk_layer_set_monitor(gtkWindow, monitor) }
-            gtk_layer_set_margin(gtkWindow, GTK_LAYER_SHELL_EDGE_LEFT, Int32(x))
-            gtk_layer_set_margin(gtkWindow, GTK_LAYER_SHELL_EDGE_TOP, Int32(y))
-        } else {
-            gtk_window_move(gtkWindow, Int32(origin.x + x), Int32(origin.y + y))
-        }
+        OverlayWindow.place(window, x: x, y: y, monitor: monitor, origin: origin, layerShell: layerShell)
         // Shown once placed, so it never flashes where GTK would put it.
         gtk_widget_show(window)
     }
 
     // MARK: Content
 
-    private static func body(_ content: BannerContent, settings: PopupSettings, actions: Actions) -> UnsafeMutablePointer<GtkWidget> {
+    private static func body(_ content: BannerContent, settings: PopupSettings,
+                             callbacks: PopupPresenter.Callbacks) -> UnsafeMutablePointer<GtkWidget> {
+        let id = content.id
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         column.addClass("content")
         let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
@@ -92,7 +69,7 @@ final class Banner {
         let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_MENU)!
         close.addClass("close")
         gtk_button_set_relief(close.cast(GtkButton.self), GTK_RELIEF_NONE)
-        GtkSignals.connect(close.raw, "clicked") { actions.dismiss() }
+        GtkSignals.connect(close.raw, "clicked") { callbacks.dismiss(id) }
         gtk_box_pack_end(header.cast(GtkBox.self), close, 0, 0, 0)
         gtk_box_pack_start(texts.cast(GtkBox.self), header, 0, 0, 0)
         gtk_box_pack_start(texts.cast(GtkBox.self), label(content.summary, markup: false, style: "summary"), 0, 0, 0)
@@ -111,7 +88,7 @@ final class Banner {
             gtk_entry_set_placeholder_text(entry.cast(GtkEntry.self), placeholder)
             GtkSignals.connect(entry.raw, "activate") {
                 let text = String(cString: gtk_entry_get_text(entry.cast(GtkEntry.self)))
-                if !text.isEmpty { actions.reply(text) }
+                if !text.isEmpty { callbacks.reply(id, text) }
             }
             gtk_box_pack_start(column.cast(GtkBox.self), entry, 0, 0, 0)
         }
@@ -124,7 +101,7 @@ final class Banner {
                     : gtk_button_new_with_label(action.label)!
                 if content.actionIcons { gtk_widget_set_tooltip_text(button, action.label) }
                 if action.destructive { button.addClass("destructive-action") }
-                GtkSignals.connect(button.raw, "clicked") { actions.invoke(action.key) }
+                GtkSignals.connect(button.raw, "clicked") { callbacks.invoke(id, action.key) }
                 gtk_box_pack_start(buttons.cast(GtkBox.self), button, 1, 1, 0)
             }
             gtk_box_pack_start(column.cast(GtkBox.self), buttons, 0, 0, 0)

@@ -29,13 +29,12 @@ public final class PopupPresenter {
     private var contents: [BannerContent] = []
     private var windows: [UInt32: Banner] = [:]
     private var more: UnsafeMutablePointer<GtkWidget>?
-    private var styles: OpaquePointer?
 
     /// Starts GTK when there is a display (DISPLAY or WAYLAND_DISPLAY) and it opens; nil otherwise,
     /// and chimed runs headless. `css`: the user's style sheet, applied over the shipped one.
     public init?(settings: PopupSettings, css: String?, environment: [String: String], callbacks: Callbacks,
                  log: (String) -> Void) {
-        guard settings.enabled, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return nil }
+        guard settings.enabled, Self.hasDisplay(environment) else { return nil }
         guard gtk_init_check(nil, nil) != 0 else {
             log("cannot open the display; banners are off and chimed runs headless")
             return nil
@@ -56,6 +55,10 @@ public final class PopupPresenter {
                 gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(user), UInt32(GTK_STYLE_PROVIDER_PRIORITY_USER))
             }
         }
+    }
+
+    public static func hasDisplay(_ environment: [String: String]) -> Bool {
+        environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
     }
 
     public func update(_ settings: PopupSettings) {
@@ -81,8 +84,6 @@ public final class PopupPresenter {
         arrange()
     }
 
-    public var shownIDs: [UInt32] { contents.prefix(settings.maximumVisible).map(\.id) }
-
     /// Draws the visible banners, places them, and counts the rest in "+N more".
     private func arrange() {
         let visible = contents.prefix(max(1, settings.maximumVisible))
@@ -99,13 +100,8 @@ public final class PopupPresenter {
         if let moreAt = stack.moreAt {
             let line = more ?? makeMore()
             gtk_label_set_text(gtk_bin_get_child(line.cast(GtkBin.self)).cast(GtkLabel.self), "+\(stack.hidden) more")
-            if layerShell {
-                if let monitor { gtk_layer_set_monitor(line.cast(GtkWindow.self), monitor) }
-                gtk_layer_set_margin(line.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_LEFT, Int32(moreAt.x))
-                gtk_layer_set_margin(line.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_TOP, Int32(moreAt.y))
-            } else {
-                gtk_window_move(line.cast(GtkWindow.self), area.x + Int32(moreAt.x), area.y + Int32(moreAt.y))
-            }
+            OverlayWindow.place(line, x: moreAt.x, y: moreAt.y, monitor: monitor, origin: (Int(area.x), Int(area.y)),
+                                layerShell: layerShell)
             gtk_widget_show_all(line)
         } else if let more {
             gtk_widget_hide(more)
@@ -113,24 +109,13 @@ public final class PopupPresenter {
     }
 
     private func makeBanner(_ content: BannerContent) -> Banner {
-        let id = content.id
-        let banner = Banner(content, settings: settings, layerShell: layerShell, actions: .init(
-            invoke: { [unowned self] key in callbacks.invoke(id, key) },
-            dismiss: { [unowned self] in callbacks.dismiss(id) },
-            reply: { [unowned self] text in callbacks.reply(id, text) },
-            hover: { [unowned self] inside in callbacks.hover(id, inside) }))
-        windows[id] = banner
+        let banner = Banner(content, settings: settings, layerShell: layerShell, callbacks: callbacks)
+        windows[content.id] = banner
         return banner
     }
 
     private func makeMore() -> UnsafeMutablePointer<GtkWidget> {
-        let window = gtk_window_new(layerShell ? GTK_WINDOW_TOPLEVEL : GTK_WINDOW_POPUP)!
-        if layerShell {
-            gtk_layer_init_for_window(window.cast(GtkWindow.self))
-            gtk_layer_set_layer(window.cast(GtkWindow.self), GTK_LAYER_SHELL_LAYER_OVERLAY)
-            gtk_layer_set_anchor(window.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_TOP, 1)
-            gtk_layer_set_anchor(window.cast(GtkWindow.self), GTK_LAYER_SHELL_EDGE_LEFT, 1)
-        }
+        let window = OverlayWindow.make(layerShell: layerShell, keyboard: false)
         gtk_window_set_title(window.cast(GtkWindow.self), "chime-more")
         gtk_widget_set_size_request(window, Int32(settings.width), Int32(BannerStack.moreHeight))
         window.addClass("chime-more")
