@@ -55,7 +55,7 @@ import Testing
         let client = try bus.client()
         try client.listen()
         let id = try client.notify(summary: "right click me", timeout: 0)
-        let second = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        let second = try #require(try display.waitForWindows { $0.map(\.title) == ["chime-banner-\(id)"] }.first)
         try display.click(x: second.x + 40, y: second.y + 40, button: 3)
         #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
     }
@@ -65,11 +65,12 @@ import Testing
         let bus = try TestBus(display: display)
         let client = try bus.client()
         try client.listen()
-        let id = try client.notify(summary: "hover me", timeout: 1_500)
+        // Long enough to reach it with the pointer even on a loaded machine.
+        let id = try client.notify(summary: "hover me", timeout: 3_000)
         let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
         try display.moveMouse(x: banner.x + 60, y: banner.y + 30)
-        // Well past its 1.5 s, it is still open while the pointer stays.
-        #expect(!client.waitUntil(timeout: 3) { !client.signals(named: "NotificationClosed").isEmpty })
+        // Well past its 3 s, it is still open while the pointer stays.
+        #expect(!client.waitUntil(timeout: 4) { !client.signals(named: "NotificationClosed").isEmpty })
         try display.moveMouse(x: 10, y: display.height - 10)
         #expect(client.waitUntil(timeout: 10) { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(1)] } })
     }
