@@ -27,8 +27,6 @@ public final class Daemon {
     private(set) var exitCode: Int32 = 0
     private var expiryTimer: DeadlineTimer?
     private var snoozeTimer: DeadlineTimer?
-    /// The manual Focus as apps.state last recorded it, to save only when it changes.
-    private var savedFocus: (name: String, until: Int64?)?
     private var lockMonitor: LockMonitor?
     private let soundPlayer: SoundPlayer
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
@@ -59,7 +57,6 @@ public final class Daemon {
         // config no longer has is dropped when the state is next tidied.
         if let focus = saved.focus, settings.focus(named: focus.name) != nil {
             attention.focus.turnOn(focus.name, until: focus.until)
-            savedFocus = focus
         }
         SoundTheme.makeFindable()
         soundPlayer = SoundPlayer { Log.debug($0) }
@@ -208,14 +205,13 @@ public final class Daemon {
             attention.focusChanged = false
             announceFocus()
             badges.allMayHaveChanged(attention.unread.byApp.keys)
-            if attention.focus.manualFocus?.name != savedFocus?.name || attention.focus.manualFocus?.until != savedFocus?.until {
-                attention.apps.needsSaving = true
-            }
+            // A Focus turned on or off by hand is kept across restarts; changes are rare, so
+            // every one saves.
+            attention.apps.needsSaving = true
         }
         if attention.apps.needsSaving {
             attention.apps.needsSaving = false
-            savedFocus = attention.focus.manualFocus
-            appStore.save(attention.apps, muted: attention.muteOverride, focus: savedFocus)
+            appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus)
         }
         for app in attention.newlyRateLimited {
             Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
