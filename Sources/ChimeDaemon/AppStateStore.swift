@@ -9,8 +9,7 @@ struct AppStateStore {
 
     /// `$XDG_STATE_HOME/chime`, else `~/.local/state/chime`: apps.state and chime.db live here.
     static func stateFolder(environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/chime" }
-        return (environment["HOME"] ?? "/") + "/.local/state/chime"
+        chimeFolder("XDG_STATE_HOME", fallback: ".local/state", environment: environment)
     }
 
     static func defaultPath(environment: [String: String]) -> String {

@@ -14,3 +14,10 @@ public func processEnvironment() -> [String: String] {
     }
     return result
 }
+
+/// An XDG base folder with Chime's subfolder: `$VARIABLE/chime` when it is an absolute path,
+/// else `$HOME/FALLBACK/chime`, as the XDG Base Directory spec has it.
+func chimeFolder(_ variable: String, fallback: String, environment: [String: String]) -> String {
+    if let base = environment[variable], base.hasPrefix("/") { return base + "/chime" }
+    return (environment["HOME"] ?? "/") + "/" + fallback + "/chime"
+}
