@@ -13,8 +13,7 @@ struct ConfigLoader {
 
     /// `$XDG_CONFIG_HOME/chime`, else `~/.config/chime`: chime.conf and style.css live here.
     static func folder(environment: [String: String]) -> String {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/chime" }
-        return (environment["HOME"] ?? "/") + "/.config/chime"
+        chimeFolder("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
     }
 
     static func defaultPath(environment: [String: String]) -> String {
@@ -118,7 +117,7 @@ struct ConfigLoader {
             guard text == "0" || DurationText.seconds(text) != nil else {
                 throw fail("repeat-window", "'\(text)' is not a duration such as 60s or 5m (0 turns merging off)")
             }
-            center.repeatWindow = .seconds(text == "0" ? -1 : DurationText.seconds(text)!)
+            center.repeatWindow = .seconds(DurationText.seconds(text) ?? 0)
         }
         if let burst = try count("rate-limit-burst", 1...100_000) { center.rateLimit.burst = burst }
         if let rate = try count("rate-limit-per-minute", 1...1_000_000) { center.rateLimit.perMinute = rate }

@@ -37,6 +37,15 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         #expect(late.id != first.id, "outside the 60 s window it stands alone")
     }
 
+    @Test mutating func aZeroRepeatWindowMergesNothing() throws {
+        var settings = ChimeSettings()
+        settings.center.repeatWindow = .zero
+        attention = Attention(settings: settings)
+        let first = try send(.make(app: "ci", summary: "same"), at: 0)
+        let second = try send(.make(app: "ci", summary: "same"), at: 0)
+        #expect(second.id != first.id)
+    }
+
     @Test mutating func anIdenticalTimeSensitiveOrAllowedCallRingsAgain() throws {
         let alarm = NotificationRequest.make(app: "phone", summary: "Call", hints: ["urgency": .byte(2)])
         let first = try send(alarm, at: 0)

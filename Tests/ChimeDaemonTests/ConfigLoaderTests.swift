@@ -110,6 +110,10 @@ import Testing
         #expect(message?.hasPrefix(expected) == true, "\(message ?? "accepted")")
     }
 
+    @Test func aZeroRepeatWindowTurnsMergingOff() throws {
+        #expect(try load("[general]\nrepeat-window = 0\n").get().center.repeatWindow == .zero)
+    }
+
     @Test func theLineOfAKeyIsFoundInItsOwnSection() {
         #expect(failure("[focus a]\nhide-badges = true\n\n[focus b]\nhide-badges = nope\n")?.hasPrefix("chime.conf:5:") == true)
     }

@@ -1,7 +1,7 @@
 /// How the notification center keeps, merges and limits notifications (design.md section 7).
 public struct CenterSettings: Equatable, Sendable {
     /// The same app, summary and body again within this span updates the earlier notification
-    /// and bumps its repeat count instead of stacking another.
+    /// and bumps its repeat count instead of stacking another; zero merges nothing.
     public var repeatWindow: Duration = .seconds(60)
     public var rateLimit = RateLimit()
     /// Entries kept at most, and for how long; the oldest are pruned.
