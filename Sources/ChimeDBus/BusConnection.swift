@@ -63,7 +63,8 @@ public final class BusConnection {
             // Dispatching only queues (the filter below); libdbus still answers Peer calls and
             // completes pending calls itself.
             while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS, (waiting?.count ?? 0) < Self.readAhead {}
-            guard reads < 64, dbus_connection_get_is_connected(raw) != 0 else { break }
+            // A lone message needs no looking ahead: only a backlog can hide another sender's call.
+            guard reads < 64, (waiting?.count ?? 0) > 1, dbus_connection_get_is_connected(raw) != 0 else { break }
             reads += 1
             dbus_connection_read_write(raw, 0)
             if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS { break }
