@@ -83,6 +83,7 @@ public final class Daemon {
             apply(attention.apply(settings, now: now))
             presenter.follow(settings.popups)
             badges.allMayHaveChanged(attention.unread.byApp.keys)
+            prune()  // the limits may be lower now
             Log.info("reloaded \(configLoader.path)")
             return nil
         case .failure(let failure):
@@ -109,6 +110,7 @@ public final class Daemon {
             return 1
         }
         if !options.noHistory, !openStore() { return 1 }
+        prune()
         presenter.follow(attention.settings.popups)
         // A parent may hand us a blocked signal mask (some process launchers do); a daemon
         // that cannot hear SIGTERM cannot shut down cleanly.
@@ -281,7 +283,7 @@ public final class Daemon {
     }
 
     /// Retention: deletes old entries in short batches, each in its own main-loop turn, so
-    /// pruning thousands never holds the bus for long.
+    /// pruning thousands never holds the bus for long. At start, on reload and every 5 seconds.
     private func prune() {
         guard let store else { return }
         let center = attention.settings.center

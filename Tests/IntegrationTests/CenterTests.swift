@@ -152,4 +152,16 @@ import Testing
         guard case .failure(let error) = result else { Issue.record("a bad state was accepted"); return }
         #expect(error.name == BusError.invalidArgs && error.message.contains("is not a state"))
     }
+
+    @Test func retentionKeepsTheNewestAndTheirBadgesFollow() throws {
+        let bus = try TestBus(config: "[general]\nhistory-max = 5\n")
+        let client = try bus.client()
+        for index in 1...8 { _ = try client.notify(app: "Mail", summary: "mail \(index)", timeout: 0) }
+        #expect(try bus.chimectl("badges").stdout == "Mail\t8")
+        // Pruning runs every 5 seconds and at start: a restart shows it without waiting.
+        try bus.restartChimed()
+        let kept = try bus.chimectl("history").stdout.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) ?? "" }
+        #expect(kept == ["mail 8", "mail 7", "mail 6", "mail 5", "mail 4"])
+        #expect(try bus.chimectl("badges").stdout == "Mail\t5")
+    }
 }
