@@ -44,6 +44,7 @@ enum Commands {
         } else {
             print("chimed \(status["version"]?.string ?? "?") is running (pid \(status["pid"]?.integer ?? 0))")
             print("open notifications: \(status["open"]?.integer ?? 0)")
+            print("unread in the center: \(status["unread"]?.integer ?? 0)")
             let focus = status["focus"]?.string ?? ""
             print("focus: \(focus.isEmpty ? "off" : focus)")
             print("sound: \(status["muted"]?.bool == true ? "muted" : "on")")
