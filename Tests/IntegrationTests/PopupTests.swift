@@ -31,6 +31,22 @@ import Testing
         #expect(try display.waitForWindows { $0.isEmpty }.isEmpty)
     }
 
+    @Test func theUsersStyleSheetRestylesTheBanners() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display)
+        let css = bus.directory.appendingPathComponent("config/chime/style.css")
+        try FileManager.default.createDirectory(at: css.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "window.chime-banner { background-color: #ffffff; }\n".write(to: css, atomically: true, encoding: .utf8)
+        try bus.startDaemon()
+        _ = try bus.client().notify(summary: "white", timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        try display.screenshot(to: shot)
+        // The banner's lower right, where no text is: the shipped style is dark, this one white.
+        #expect(try XDisplay.brightness(x: banner.x + banner.width - 40, y: banner.y + banner.height - 12,
+                                        width: 30, height: 6, in: shot) > 0.9)
+    }
+
     @Test func pastTheMaximumOneLineCountsTheRest() throws {
         let display = try XDisplay()
         let bus = try TestBus(config: "[popups]\nmax-visible = 2\n", display: display)
