@@ -34,7 +34,7 @@ extension Daemon {
             },
             "Read": { [unowned self] call throws(BusError) in
                 let ids = call.arguments[0].uint32Array
-                for id in ids { _ = try centerNotification(id) }
+                for id in ids { try requireInCenter(id) }
                 apply(attention.read(ids))
                 return []
             },
@@ -57,7 +57,7 @@ extension Daemon {
             },
             "Delete": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
-                _ = try centerNotification(id)
+                try requireInCenter(id)
                 apply(attention.delete([id]))
                 return []
             },
@@ -82,7 +82,7 @@ extension Daemon {
                 if attention.server.notification(id) != nil {
                     do throws(RequestError) { apply(try attention.server.dismiss(id)) } catch { throw BusError(error) }
                 } else {
-                    _ = try centerNotification(id)
+                    try requireInCenter(id)
                     apply([.read(id, dismissed: true)])
                 }
                 return []
@@ -101,6 +101,11 @@ extension Daemon {
     private func badgeList() -> BusValue {
         let apps = attention.unread.byApp.keys.sorted()
         return .array(elementSignature: "a{sv}", apps.map { Self.badgeRecord($0, attention.badge(for: $0)) })
+    }
+
+    /// Refuses ids that are neither open nor in the center, without rebuilding the notification.
+    private func requireInCenter(_ id: UInt32) throws(BusError) {
+        guard attention.server.notification(id) != nil || store?.contains(id) == true else { throw unknown(id) }
     }
 
     /// The open notification, else the one in the center, rebuilt.

@@ -40,6 +40,14 @@ extension NotificationStore {
         return rows
     }
 
+    public func contains(_ id: UInt32) -> Bool {
+        var found = false
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT 1 FROM notifications WHERE id = ?1", [.integer(Int64(id))]) { _ in found = true }
+        }
+        return found
+    }
+
     /// One entry as a record, or nil when the center has no such id.
     public func entry(_ id: UInt32) -> [(String, BusValue)]? {
         var found: [(String, BusValue)]?
