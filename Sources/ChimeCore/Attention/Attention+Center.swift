@@ -24,7 +24,7 @@ extension Attention {
         decision.banner = true
         again.decision = decision
         again.state = .presented
-        var events = refreshFocus(now: now) + server.adopt(again, now: now.monotonic)
+        var events = server.adopt(again, now: now.monotonic)
         if let choice = SoundChoice.choose(for: again.request, decision: decision, settings: settings.sounds),
            let shown = server.notification(again.id) {
             events.append(.playSound(shown, choice))
