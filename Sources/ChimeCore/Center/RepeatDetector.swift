@@ -20,6 +20,9 @@ public struct RepeatDetector: Sendable {
 
     public init() {}
 
+    /// Texts remembered now: bounded by what arrived within the window.
+    var remembered: Int { latest.count }
+
     /// The id `request` repeats, if one was noted within `window` of `now`.
     public func earlier(_ request: NotificationRequest, now: Instant, window: Duration) -> UInt32? {
         guard let entry = latest[Key(request)], entry.at + window >= now else { return nil }
