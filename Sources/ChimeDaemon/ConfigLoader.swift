@@ -78,6 +78,16 @@ struct ConfigLoader {
         return path
     }
 
+    /// A whole number within `range`, or nil when the key is absent.
+    private func integer(_ key: String, _ range: ClosedRange<Int>, _ value: (String) -> String?,
+                         _ fail: (String, String) -> Failure) throws(Failure) -> Int? {
+        guard let text = value(key) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw fail(key, "'\(text)' is not a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     /// [popups]: where banners go and how many.
     private func readPopups(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
                             into popups: inout PopupSettings) throws(Failure) {
@@ -94,11 +104,7 @@ struct ConfigLoader {
         for (key, range, path) in [("margin", 0...2_000, \PopupSettings.margin), ("gap", 0...500, \PopupSettings.gap),
                                    ("width", 120...4_000, \PopupSettings.width), ("max-visible", 1...50, \PopupSettings.maximumVisible),
                                    ("icon-size", 0...512, \PopupSettings.iconSize)] {
-            guard let text = value(key) else { continue }
-            guard let number = Int(text), range.contains(number) else {
-                throw fail(key, "'\(text)' is not a number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            popups[keyPath: path] = number
+            if let number = try integer(key, range, value, fail) { popups[keyPath: path] = number }
         }
         if let text = value("output"), !text.isEmpty { popups.output = text }
     }
@@ -106,28 +112,21 @@ struct ConfigLoader {
     /// The center's keys in [general]: repeats, the rate limit and retention.
     private func readCenter(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
                             into center: inout CenterSettings) throws(Failure) {
-        func count(_ key: String, _ range: ClosedRange<Int>) throws(Failure) -> Int? {
-            guard let text = value(key) else { return nil }
-            guard let number = Int(text), range.contains(number) else {
-                throw fail(key, "'\(text)' is not a number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return number
-        }
         if let text = value("repeat-window") {
             guard text == "0" || DurationText.seconds(text) != nil else {
                 throw fail("repeat-window", "'\(text)' is not a duration such as 60s or 5m (0 turns merging off)")
             }
             center.repeatWindow = .seconds(DurationText.seconds(text) ?? 0)
         }
-        if let burst = try count("rate-limit-burst", 1...100_000) { center.rateLimit.burst = burst }
-        if let rate = try count("rate-limit-per-minute", 1...1_000_000) { center.rateLimit.perMinute = rate }
+        if let burst = try integer("rate-limit-burst", 1...100_000, value, fail) { center.rateLimit.burst = burst }
+        if let rate = try integer("rate-limit-per-minute", 1...1_000_000, value, fail) { center.rateLimit.perMinute = rate }
         if let text = value("rate-limit-action") {
             guard let action = CenterSettings.RateLimit.Action(rawValue: text) else {
                 throw fail("rate-limit-action", "'\(text)' is not quiet or refuse")
             }
             center.rateLimit.action = action
         }
-        if let maximum = try count("history-max", 1...1_000_000) { center.maximumEntries = maximum }
+        if let maximum = try integer("history-max", 1...1_000_000, value, fail) { center.maximumEntries = maximum }
         if let text = value("history-max-age") {
             guard let seconds = DurationText.seconds(text) else { throw fail("history-max-age", "'\(text)' is not a duration such as 30d") }
             center.maximumAgeSeconds = seconds
