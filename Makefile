@@ -70,7 +70,8 @@ install:
 	$(SWIFT) build -c release
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -Dm755 $$bin/chimed $(DESTDIR)$(PREFIX)/bin/chimed; \
-	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl
+	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl; \
+	install -Dm755 $$bin/chime-presenter $(DESTDIR)$(PREFIX)/bin/chime-presenter
 	install -d $(DESTDIR)$(PREFIX)/share/dbus-1/services $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces \
 	           $(DESTDIR)$(PREFIX)/lib/systemd/user
 	for f in org.freedesktop.Notifications.service dev.chime.Chime1.service; do \
@@ -84,7 +85,7 @@ install:
 	install -Dm644 -t $(DESTDIR)$(PREFIX)/share/sounds/chime/stereo sounds/chime/stereo/*.oga
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl \
+	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl $(DESTDIR)$(PREFIX)/bin/chime-presenter \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.Notifications.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/dev.chime.Chime1.service \
 	      $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service \

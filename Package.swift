@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "chimed", targets: ["chimed"]),
         .executable(name: "chimectl", targets: ["chimectl"]),
+        .executable(name: "chime-presenter", targets: ["chime-presenter"]),
     ],
     targets: [
         // System libraries: a module map and pkg-config, nothing else.
@@ -39,13 +40,16 @@ let package = Package(
         .target(name: "ChimeSound", dependencies: ["ChimeCore", "CCanberra", "CGLib", "ChimeGLib"]),
         // The notification center's persistence: SQLite in WAL mode.
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
-        // Banners on the screen: GTK 3 windows on chimed's main loop.
+        // Banners on the screen: GTK 3 windows, in chime-presenter (never in chimed).
         .target(name: "ChimePresenter", dependencies: ["ChimeCore", "CGtk", "CGLib"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
-                                                    "ChimePresenter", "CGLib", "CShims"]),
+                                                    "CGLib", "CShims"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore"]),
+        // The banners, a client of chimed's control interface; chimed starts it beside itself.
+        .executableTarget(name: "chime-presenter", dependencies: ["ChimeDaemon", "ChimePresenter", "ChimeDBus",
+                                                                  "ChimeGLib", "ChimeCore", "CShims"]),
 
         // Build-time tool: turns dbus/*.xml into Swift string constants.
         .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),

@@ -4,24 +4,26 @@ import ChimeGLib
 /// Reads chime.conf with GKeyFile into `ChimeSettings`. Every problem is reported as
 /// "FILE:LINE: what is wrong"; a file with any problem is refused whole, so the caller
 /// keeps the config it had.
-struct ConfigLoader {
-    struct Failure: Error, Equatable, CustomStringConvertible {
-        var description: String
+public struct ConfigLoader {
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var description: String
     }
 
-    let path: String
+    public let path: String
+
+    public init(path: String) { self.path = path }
 
     /// `$XDG_CONFIG_HOME/chime`, else `~/.config/chime`: chime.conf and style.css live here.
-    static func folder(environment: [String: String]) -> String {
+    public static func folder(environment: [String: String]) -> String {
         chimeFolder("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
     }
 
-    static func defaultPath(environment: [String: String]) -> String {
+    public static func defaultPath(environment: [String: String]) -> String {
         folder(environment: environment) + "/chime.conf"
     }
 
     /// A missing file means the defaults.
-    func load(base: ServerSettings) -> Result<ChimeSettings, Failure> {
+    public func load(base: ServerSettings) -> Result<ChimeSettings, Failure> {
         var settings = ChimeSettings()
         settings.server = base
         let text: String

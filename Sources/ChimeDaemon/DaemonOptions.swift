@@ -8,8 +8,6 @@ public struct DaemonOptions: Equatable {
     public var configPath: String?
     /// Keep the center in memory only: nothing is written to disk, nothing survives a restart.
     public var noHistory = false
-    /// Run as the banner presenter that chimed starts beside itself (not for people).
-    public var presenter = false
 
     public static let usage = """
     usage: chimed [--replace] [--config FILE] [--default-timeout MS] [--no-history]
@@ -46,8 +44,6 @@ public struct DaemonOptions: Equatable {
                 options.configPath = path
             case "--no-history":
                 options.noHistory = true
-            case "--presenter":
-                options.presenter = true
             case "--version":
                 return .exit(code: 0, message: "chimed \(ChimeVersion.string)")
             case "--help", "-h":

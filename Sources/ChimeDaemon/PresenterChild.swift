@@ -1,9 +1,8 @@
 import ChimeCore
 import ChimeGLib
-import ChimePresenter
 import Glibc
 
-/// Starts `chimed --presenter` beside chimed when there is a display and banners are on,
+/// Starts `chime-presenter` (installed beside chimed) when there is a display and banners are on,
 /// and notices when it ends: a display that went away ends the banners, never chimed.
 final class PresenterChild {
     private var pid: pid_t?
@@ -18,7 +17,7 @@ final class PresenterChild {
 
     /// Starts, stops or reloads the presenter to match `settings`.
     func follow(_ settings: PopupSettings) {
-        switch (settings.enabled && PopupPresenter.hasDisplay(environment), pid) {
+        switch (settings.enabled && hasDisplay(environment), pid) {
         case (true, nil): start()
         case (true, let pid?): kill(pid, SIGHUP)
         case (false, let pid?):
@@ -34,8 +33,8 @@ final class PresenterChild {
     }
 
     private func start() {
-        // The same executable, reading the same config file.
-        switch ChildProcess.spawn(["/proc/self/exe", "--presenter", "--config", configPath], exited: { [weak self] status in
+        // From chimed's own folder, reading the same config file.
+        switch ChildProcess.spawn([Self.executable, "--config", configPath], exited: { [weak self] status in
             self?.exited(status)
         }) {
         case .success(let pid):
@@ -43,6 +42,15 @@ final class PresenterChild {
         case .failure(let failure):
             Log.warning("cannot start the banner presenter: \(failure.message); running without banners")
         }
+    }
+
+    /// `chime-presenter` in the folder chimed runs from.
+    private static var executable: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return folder + "/chime-presenter"
     }
 
     private func exited(_ status: Int32) {

@@ -34,7 +34,7 @@ public final class PopupPresenter {
     /// and chimed runs headless. `css`: the user's style sheet, applied over the shipped one.
     public init?(settings: PopupSettings, css: String?, environment: [String: String], callbacks: Callbacks,
                  log: (String) -> Void) {
-        guard settings.enabled, Self.hasDisplay(environment) else { return nil }
+        guard settings.enabled, hasDisplay(environment) else { return nil }
         guard gtk_init_check(nil, nil) != 0 else {
             log("cannot open the display; banners are off and chimed runs headless")
             return nil
@@ -55,10 +55,6 @@ public final class PopupPresenter {
                 gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(user), UInt32(GTK_STYLE_PROVIDER_PRIORITY_USER))
             }
         }
-    }
-
-    public static func hasDisplay(_ environment: [String: String]) -> Bool {
-        environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
     }
 
     public func update(_ settings: PopupSettings) {

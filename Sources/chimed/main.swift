@@ -7,8 +7,6 @@ switch DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let code, let message):
     print(message)
     exit(code)
-case .run(let options) where options.presenter:
-    exit(PresenterProcess.run(options: options, environment: processEnvironment()))
 case .run(let options):
     do {
         let daemon = try Daemon(options: options, environment: processEnvironment())

@@ -22,3 +22,8 @@ public struct PopupSettings: Equatable, Sendable {
 
     public init() {}
 }
+
+/// Whether banners have somewhere to go: an X11 or a Wayland display in the environment.
+public func hasDisplay(_ environment: [String: String]) -> Bool {
+    environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
+}

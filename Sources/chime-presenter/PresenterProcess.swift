@@ -1,23 +1,24 @@
 import ChimeCore
 import ChimeDBus
 import ChimeGLib
+import ChimeDaemon
 import ChimePresenter
 import CShims
 import Glibc
 
-/// `chimed --presenter`: the banners, in a process of their own that chimed starts beside
+/// chime-presenter: the banners, in a process of their own that chimed starts beside
 /// itself. It is a client of the control interface like any bar: it shows what `Presented`
 /// says and hides what `Withdrawn` says, and a click is `Invoke`, `Dismiss` or `Reply`.
 /// Kept apart because GTK ends the process when the display goes away; chimed must not end
 /// with it.
-public enum PresenterProcess {
+enum PresenterProcess {
     static let controlName = "dev.chime.Chime1"
     static let controlPath = "/dev/chime/Chime1"
 
-    public static func run(options: DaemonOptions, environment: [String: String]) -> Int32 {
+    static func run(configPath: String?, environment: [String: String]) -> Int32 {
         // Ends with chimed, whatever way chimed ends.
         chime_end_with_parent()
-        let config = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment))
+        let config = ConfigLoader(path: configPath ?? ConfigLoader.defaultPath(environment: environment))
         let settings = (try? config.load(base: .init()).get()) ?? ChimeSettings()
         let connection: BusConnection
         do {

@@ -1,0 +1,17 @@
+import ChimeDaemon
+import Glibc
+
+// chime-presenter [--config FILE]: the banners, started by chimed beside itself. A program of
+// its own so that chimed never loads GTK: chimed stays small, and a display that goes away
+// ends only this process.
+var arguments = CommandLine.arguments.dropFirst()
+var configPath: String?
+while let argument = arguments.popFirst() {
+    if argument == "--config", let path = arguments.popFirst() {
+        configPath = path
+    } else {
+        print("usage: chime-presenter [--config FILE]   (chimed starts it; it draws chimed's banners)")
+        exit(2)
+    }
+}
+exit(PresenterProcess.run(configPath: configPath, environment: processEnvironment()))
