@@ -45,7 +45,10 @@ let package = Package(
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
                                                     "CGLib", "CShims"]),
-        .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
+        // The Swift runtime linked in: about 2.7 MB less memory for a process that runs all
+        // session long (no relocated copies of the runtime's libraries, none of the unused ones).
+        .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore"]),
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
         .executableTarget(name: "chime-presenter", dependencies: ["ChimeDaemon", "ChimePresenter", "ChimeDBus",

@@ -131,12 +131,20 @@ extension BusValue {
 
     /// The entries of an `a{sv}`, keyed by name; later duplicates win, as in GVariant lookups.
     public var vardictEntries: [String: BusValue]? {
+        guard let pairs = vardictPairs else { return nil }
+        return Dictionary(pairs, uniquingKeysWith: { _, last in last })
+    }
+
+    /// An `a{sv}` as its pairs in order, variants unwrapped: cheaper than a dictionary when
+    /// only a few keys are read once.
+    public var vardictPairs: [(key: String, value: BusValue)]? {
         guard case .dictionary("s", "v", let entries) = unwrapped else { return nil }
-        var result: [String: BusValue] = [:]
+        var pairs: [(key: String, value: BusValue)] = []
+        pairs.reserveCapacity(entries.count)
         for entry in entries {
-            if case .string(let key) = entry.key { result[key] = entry.value.unwrapped }
+            if case .string(let key) = entry.key { pairs.append((key, entry.value.unwrapped)) }
         }
-        return result
+        return pairs
     }
 
     /// An `aa{sv}` as dictionaries.

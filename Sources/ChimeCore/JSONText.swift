@@ -1,23 +1,43 @@
 /// Writes BusValues as JSON text with keys in a stable order, one object per line.
 public enum JSONText {
     public static func encode(_ value: BusValue) -> String {
+        var out = ""
+        write(value, to: &out)
+        return out
+    }
+
+    /// Appends to one string: building each element as a string of its own and joining them
+    /// cost the store several thousand instructions for a notification's four action strings.
+    static func write(_ value: BusValue, to out: inout String) {
         switch value.unwrapped {
-        case .bool(let b): return b ? "true" : "false"
-        case .double(let d): return d.isFinite ? "\(d)" : "null"
-        case .string(let s), .objectPath(let s), .signature(let s): return quote(s)
-        case .bytes(let bytes): return "\"<\(bytes.count) bytes>\""
-        case .array(_, let items), .structure(let items): return "[" + items.map(encode).joined(separator: ",") + "]"
+        case .bool(let b): out += b ? "true" : "false"
+        case .double(let d): out += d.isFinite ? "\(d)" : "null"
+        case .string(let s), .objectPath(let s), .signature(let s): quote(s, to: &out)
+        case .bytes(let bytes): out += "\"<\(bytes.count) bytes>\""
+        case .array(_, let items), .structure(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                write(item, to: &out)
+            }
+            out += "]"
         case .dictionary(_, _, let entries):
-            return "{" + entries.map { entry in
-                let key: String
-                if case .string(let s) = entry.key { key = s } else { key = encode(entry.key) }
-                return quote(key) + ":" + encode(entry.value)
-            }.joined(separator: ",") + "}"
+            out += "{"
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { out += "," }
+                if case .string(let key) = entry.key { quote(key, to: &out) } else { quote(encode(entry.key), to: &out) }
+                out += ":"
+                write(entry.value, to: &out)
+            }
+            out += "}"
         case let other:
-            if other == .structure([]) { return "null" }
-            if let number = other.integer { return "\(number)" }
-            if case .uint64(let n) = other { return "\(n)" }
-            return "null"
+            if let number = other.integer {
+                out += "\(number)"
+            } else if case .uint64(let n) = other {
+                out += "\(n)"
+            } else {
+                out += "null"
+            }
         }
     }
 
@@ -25,11 +45,20 @@ public enum JSONText {
     public static func object(_ pairs: [(String, BusValue)]) -> String { encode(.vardict(pairs)) }
 
     public static func quote(_ text: String) -> String {
+        var out = ""
+        quote(text, to: &out)
+        return out
+    }
+
+    static func quote(_ text: String, to out: inout String) {
         // Most text needs no escape: one pass over its bytes, then a single copy.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
+            out += "\""
+            out += text
+            out += "\""
+            return
         }
-        var out = "\""
+        out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -43,6 +72,6 @@ public enum JSONText {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out += "\""
     }
 }

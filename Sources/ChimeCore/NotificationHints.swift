@@ -46,6 +46,11 @@ public struct NotificationHints: Equatable, Sendable {
 
     /// Decodes `raw`; each hint dropped for its type or value is described in `problems`.
     public init(decoding raw: [String: BusValue], problems: inout [String]) {
+        self.init(decoding: raw.map { ($0.key, $0.value) }, problems: &problems)
+    }
+
+    /// Decodes hints as Notify sent them; when a name repeats, the last one counts.
+    public init(decoding raw: [(key: String, value: BusValue)], problems: inout [String]) {
         var reader = HintReader(raw: raw)
         if let value = reader.integer("urgency") {
             if let urgency = Urgency(rawValue: UInt8(clamping: max(0, value))), value >= 0, value <= 2 {
@@ -57,7 +62,7 @@ public struct NotificationHints: Equatable, Sendable {
         category = reader.string("category")
         desktopEntry = reader.string("desktop-entry")
         for name in ["image-data", "image_data", "icon_data"] where imageData == nil {
-            guard let value = raw[name] else { continue }
+            guard let value = reader.value(name) else { continue }
             switch ImageData.decode(value) {
             case .success(let image): imageData = image
             case .failure(let problem): reader.problems.append("hint '\(name)': \(problem)")
@@ -103,11 +108,26 @@ public struct NotificationHints: Equatable, Sendable {
 
 /// Reads typed hints and notes the ones present with the wrong type.
 private struct HintReader {
-    let raw: [String: BusValue]
+    /// Apps send a handful of hints and Chime asks for about thirty names: comparing against a
+    /// few keys costs less than hashing thirty names. A long list is indexed once instead.
+    private let few: [(key: String, value: BusValue)]
+    private let indexed: [String: BusValue]
     var problems: [String] = []
 
+    init(raw: [(key: String, value: BusValue)]) {
+        if raw.count <= 16 {
+            (few, indexed) = (raw, [:])
+        } else {
+            (few, indexed) = ([], Dictionary(raw, uniquingKeysWith: { _, last in last }))
+        }
+    }
+
+    func value(_ name: String) -> BusValue? {
+        indexed.isEmpty ? few.last(where: { $0.key == name })?.value : indexed[name]
+    }
+
     mutating func typed<T>(_ name: String, _ expected: String, _ read: (BusValue) -> T?) -> T? {
-        guard let value = raw[name] else { return nil }
+        guard let value = value(name) else { return nil }
         if let typed = read(value) { return typed }
         problems.append("hint '\(name)' must be \(expected), got type '\(value.unwrapped.signature)'")
         return nil

@@ -8,6 +8,7 @@ public final class BusConnection {
     let raw: OpaquePointer
     private var glue: MainLoopGlue?
     private var handler: ((Message) -> Bool)?
+    private var turnEnded: () -> Void = {}
     /// On the main loop, messages wait here and are handled a sender at a time in turn.
     private var waiting: FairQueue?
     /// Messages read ahead at most: enough to see past a flood, bounded in memory.
@@ -49,8 +50,10 @@ public final class BusConnection {
     /// `handler`, which returns whether it handled it (libdbus answers unhandled calls).
     /// Incoming messages are read ahead and handled fairly: one from each sender in turn, so
     /// a client that floods delays only itself.
-    public func attachToMainLoop(handler: @escaping (Message) -> Bool) {
+    /// `turnEnded` runs after each turn's messages were handled (see `serveWaiting`).
+    public func attachToMainLoop(handler: @escaping (Message) -> Bool, turnEnded: @escaping () -> Void = {}) {
         waiting = FairQueue()
+        self.turnEnded = turnEnded
         setHandler(handler)
         glue = MainLoopGlue(connection: raw) { [unowned self] in serveWaiting() }
     }
@@ -69,10 +72,12 @@ public final class BusConnection {
             dbus_connection_read_write(raw, 0)
             if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS { break }
         }
-        for _ in 0..<64 {
-            guard let message = waiting?.next() else { break }
+        var served = 0
+        while served < 64, let message = waiting?.next() {
             serve(message)
+            served += 1
         }
+        if served > 0 { turnEnded() }
         return !(waiting?.isEmpty ?? true) || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
     }
 

@@ -27,7 +27,7 @@ enum MessageReader {
         return value
     }
 
-    private static func read(_ iter: inout DBusMessageIter) -> BusValue {
+    static func read(_ iter: inout DBusMessageIter) -> BusValue {
         switch dbus_message_iter_get_arg_type(&iter) {
         case TypeCode.byte: return .byte(basic(&iter, UInt8(0)))
         case TypeCode.boolean: return .bool(chime_iter_get_bool(&iter) != 0)

@@ -1,10 +1,16 @@
 import ChimeCore
 
-/// A method call after its signature was checked against the interface's XML.
-public struct MethodCall {
+/// A method call after its signature was checked against the interface's XML. Its arguments
+/// are decoded when first asked for: a handler may read the message itself instead.
+public final class MethodCall {
     public let message: Message
     public let sender: String
-    public let arguments: [BusValue]
+    public private(set) lazy var arguments: [BusValue] = message.arguments
+
+    init(message: Message, sender: String) {
+        self.message = message
+        self.sender = sender
+    }
 }
 
 /// An interface as exported: its XML declaration and one handler per method.
@@ -28,18 +34,37 @@ public struct ExportedInterface {
 }
 
 /// Routes method calls to exported interfaces, answers Introspect from the XML,
-/// and emits signals. Replies go out before any signal a handler emits, so a client
-/// learns its notification id before it sees the notification presented.
+/// and emits signals. The bus connection hands over messages in turns of up to 64; what a turn's
+/// handlers send (each reply, then the signals its handler raised) is held until the turn ends
+/// and `beforeSending` ran, so one store commit covers a whole turn and a client learns its
+/// notification id only once the notification is on disk, and before it sees it presented.
 public final class ObjectServer {
     private let connection: BusConnection
     private var objects: [String: [ExportedInterface]] = [:]
     private var signalWatchers: [(Message) -> Void] = []
-    private var handlingCall = false
-    private var heldSignals: [Message] = []
+    /// True while a turn's messages are handled: what is sent meanwhile waits in `outbox`.
+    public private(set) var inTurn = false
+    private var outbox: [Message] = []
+    /// Runs when a turn ends, before its replies go out (chimed commits the store here).
+    public var beforeSending: () -> Void = {}
 
     public init(connection: BusConnection) {
         self.connection = connection
-        connection.attachToMainLoop { [unowned self] message in handle(message) }
+        connection.attachToMainLoop(handler: { [unowned self] message in
+            inTurn = true
+            return handle(message)
+        }, turnEnded: { [unowned self] in endTurn() })
+    }
+
+    private func endTurn() {
+        beforeSending()
+        inTurn = false
+        for message in outbox { connection.send(message) }
+        outbox.removeAll(keepingCapacity: outbox.count < 1_024)
+    }
+
+    private func send(_ message: Message) {
+        if inTurn { outbox.append(message) } else { connection.send(message) }
     }
 
     public func export(_ interface: ExportedInterface, at path: String) {
@@ -57,13 +82,9 @@ public final class ObjectServer {
                "\(signal) does not match its XML declaration")
         let message = Message.signal(path: path, interface: interface.name, name: signal,
                                      arguments: arguments, destination: destination)
-        sendSignal(message)
+        send(message)
     }
 
-    /// A signal raised while a call is handled waits for that call's reply.
-    private func sendSignal(_ message: Message) {
-        if handlingCall { heldSignals.append(message) } else { connection.send(message) }
-    }
 
     private func handle(_ message: Message) -> Bool {
         switch message.kind {
@@ -99,13 +120,11 @@ public final class ObjectServer {
                 "\(member) takes arguments (\(spec.inSignature)), got (\(signature))")))
             return true
         }
-        handlingCall = true
-        let call = MethodCall(message: message, sender: message.sender ?? "", arguments: message.arguments)
+        // The reply goes first: signals the handler raised wait behind it.
+        let mark = outbox.count
+        let call = MethodCall(message: message, sender: message.sender ?? "")
         let result = Result { () throws(BusError) in try handler(call) }
-        handlingCall = false
-        answer(message, result)
-        for signal in heldSignals { connection.send(signal) }
-        heldSignals.removeAll(keepingCapacity: true)
+        answer(message, result, at: mark)
         return true
     }
 
@@ -137,14 +156,21 @@ public final class ObjectServer {
     public func emitPropertiesChanged(path: String, interface: InterfaceSpec, _ changed: [(String, BusValue)]) {
         let message = Message.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
                                      arguments: [.string(interface.name), .vardict(changed), .stringArray([])])
-        sendSignal(message)
+        send(message)
     }
 
-    private func answer(_ call: Message, _ result: Result<[BusValue], BusError>) {
+    /// Queues the reply at `position` in the outbox (ahead of the signals its handler raised).
+    private func answer(_ call: Message, _ result: Result<[BusValue], BusError>, at position: Int? = nil) {
         guard call.expectsReply else { return }
+        let reply: Message
         switch result {
-        case .success(let values): connection.send(call.reply(values))
-        case .failure(let error): connection.send(call.errorReply(error))
+        case .success(let values): reply = call.reply(values)
+        case .failure(let error): reply = call.errorReply(error)
+        }
+        if inTurn {
+            outbox.insert(reply, at: position ?? outbox.count)
+        } else {
+            connection.send(reply)
         }
     }
 

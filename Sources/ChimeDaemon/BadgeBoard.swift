@@ -3,8 +3,10 @@ import ChimeDBus
 import ChimeGLib
 
 /// Announces badges: a LauncherEntry Update per app whose badge changed, and one
-/// BadgesChanged on the control interface. Changes are gathered until the main loop is
-/// idle, so a flood costs one announcement per batch, not one per notification.
+/// BadgesChanged on the control interface. A change after a quiet spell is announced as soon
+/// as the main loop is idle; changes that follow it are gathered for `interval`, so a stream of
+/// notifications costs docks and bars ten announcements a second, not one per notification
+/// (each is a signal every dock on the bus wakes for).
 final class BadgeBoard {
     static let launcherPath = "/com/canonical/unity/launcherentry/chime"
     let launcherSpec = InterfaceSpec.load("com.canonical.Unity.LauncherEntry.xml")[0]
@@ -13,6 +15,8 @@ final class BadgeBoard {
     private(set) var announced: [String: Badge] = [:]
     private var pending: Set<String> = []
     private var scheduled = false
+    private var lastAnnounced: Int64?
+    static let intervalMilliseconds: Int64 = 100
     private let current: (String) -> Badge
     private let changed: ([(String, Badge)]) -> Void
 
@@ -28,9 +32,17 @@ final class BadgeBoard {
         pending.formUnion(apps)
         guard !pending.isEmpty, !scheduled else { return }
         scheduled = true
-        GLibSources.idle { [weak self] in
-            self?.announce()
-            return false
+        let wait = lastAnnounced.map { $0 + Self.intervalMilliseconds - GLibSources.monotonicMilliseconds() } ?? 0
+        if wait <= 0 {
+            GLibSources.idle { [weak self] in
+                self?.announce()
+                return false
+            }
+        } else {
+            _ = GLibSources.timeout(milliseconds: UInt32(wait)) { [weak self] in
+                self?.announce()
+                return false
+            }
         }
     }
 
@@ -47,6 +59,7 @@ final class BadgeBoard {
 
     private func announce() {
         scheduled = false
+        lastAnnounced = GLibSources.monotonicMilliseconds()
         var batch: [(String, Badge)] = []
         for app in pending.sorted() {
             let badge = current(app)

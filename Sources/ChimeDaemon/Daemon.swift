@@ -69,6 +69,7 @@ public final class Daemon {
             if events.count > 256 { chime_release_free_memory() }
         }
         snoozeTimer = DeadlineTimer { [unowned self] in apply(attention.wakeSnoozed(now: now)) }
+        objects.beforeSending = { [unowned self] in store?.commit() }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         objects.export(controlInterface(), at: Self.controlPath)
         try watchBus()
@@ -195,7 +196,11 @@ public final class Daemon {
     func apply(_ events: [ServerEvent]) {
         // Only a timestamp for the store: the full `now` would convert to local time again.
         let wall = LocalClock.wallMilliseconds()
-        if events.count > 1, let store {
+        if objects.inTurn, !events.isEmpty {
+            // Committed once for the whole turn, before its replies go (`beforeSending`).
+            store?.holdCommits()
+            for event in events { handle(event, wall: wall) }
+        } else if events.count > 1, let store {
             store.batch { for event in events { handle(event, wall: wall) } }
         } else {
             for event in events { handle(event, wall: wall) }

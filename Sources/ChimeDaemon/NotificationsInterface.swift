@@ -18,7 +18,7 @@ extension Daemon {
             },
             "Notify": { [unowned self] call throws(BusError) in
                 do throws(RequestError) {
-                    let request = try decoder.decode(call.arguments)
+                    let request = try decoder.decode(call.message)
                     let (id, events) = try attention.notify(request, from: call.sender, now: now)
                     apply(events)
                     return [.uint32(id)]

@@ -74,10 +74,24 @@ extension NotificationStore {
 
     /// Runs `body` in one transaction, so many changes cost one commit.
     public func batch(_ body: () -> Void) {
-        let began = (try? database.execute("BEGIN")) != nil
+        let began = holdCommits()
         body()
-        guard began, database.inTransaction else { return }
-        attempt("commit") { () throws(StoreError) in try database.execute("COMMIT") }
+        if began { commit() }
+    }
+
+    /// Opens a transaction unless one is open, so the writes that follow cost one commit at
+    /// `commit()`; chimed holds a turn's replies until then. True when it opened one.
+    @discardableResult
+    public func holdCommits() -> Bool {
+        guard !database.inTransaction else { return false }
+        return (try? database.run("BEGIN")) != nil
+    }
+
+    /// Commits what `holdCommits` gathered; a failed commit (a full disk) is said once and
+    /// rolled back, and chimed goes on.
+    public func commit() {
+        guard database.inTransaction else { return }
+        attempt("commit") { () throws(StoreError) in try database.run("COMMIT") }
         if database.inTransaction { try? database.execute("ROLLBACK") }
     }
 

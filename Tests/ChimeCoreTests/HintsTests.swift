@@ -13,6 +13,19 @@ import Testing
         #expect(decode(["urgency": .variant(value)]).0.urgency == .critical)
     }
 
+    /// A long list is indexed rather than scanned; either way the last of a repeated name counts.
+    @Test(arguments: [0, 40])
+    func hintsAmongManyOthersAreFoundAndTheLastOfARepeatedNameCounts(others: Int) {
+        var problems: [String] = []
+        let raw: [(key: String, value: BusValue)] = [("urgency", .byte(0))]
+            + (0..<others).map { ("x-other-\($0)", .string("\($0)")) }
+            + [("category", .string("email")), ("urgency", .byte(2))]
+        let hints = NotificationHints(decoding: raw, problems: &problems)
+        #expect(hints.urgency == .critical)
+        #expect(hints.category == "email")
+        #expect(problems.isEmpty)
+    }
+
     @Test func urgencyAsAStringIsDroppedAndReported() {
         let (hints, problems) = decode(["urgency": .string("critical")])
         #expect(hints.urgency == nil)

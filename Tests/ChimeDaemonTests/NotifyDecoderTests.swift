@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeDBus
 import Testing
 @testable import ChimeDaemon
 
@@ -9,6 +10,25 @@ import Testing
                    hints: [(String, BusValue)] = []) -> [BusValue] {
         [.string("app"), .uint32(0), .string(icon), .string(summary), .string(body),
          .stringArray(actions), .vardict(hints), .int32(-1)]
+    }
+
+    /// Notify is read straight off the message; that must agree with decoding the BusValues.
+    @Test func readingTheMessageAgreesWithDecodingItsValues() throws {
+        let image = BusValue.structure([.int32(1), .int32(1), .int32(4), .bool(true), .int32(8), .int32(4),
+                                        .bytes([1, 2, 3, 4])])
+        let values = arguments(summary: "Ada", body: "<i>hi</i> there", actions: ["default", "Open", "reply", "Reply"],
+                               hints: [("urgency", .variant(.byte(2))), ("category", .string("im.received")),
+                                       ("x-chime-thread", .string("t1")), ("image-data", image), ("urgency", .byte(0))])
+        let message = Message.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                         interface: "org.freedesktop.Notifications", method: "Notify", arguments: values)
+        let fromMessage = try decoder.decode(message)
+        #expect(fromMessage == (try decoder.decode(values)))
+        #expect(fromMessage.hints.urgency == .low)
+        #expect(fromMessage.hints.imageData?.width == 1)
+        #expect(fromMessage.actions.count == 2)
+        let wrong = Message.methodCall(destination: "x.y", path: "/", interface: "x.y", method: "Notify",
+                                       arguments: [.string("app"), .string("not a uint32")])
+        #expect(throws: RequestError.self) { try decoder.decode(wrong) }
     }
 
     @Test func aWellFormedCallDecodes() throws {

@@ -49,6 +49,19 @@ import Testing
         #expect(dock.waitFor("org.example.Mail", count: 1, visible: false))
     }
 
+    /// A stream of notifications is announced in batches (at most ten a second), the last with
+    /// the full count: docks are not woken once per notification.
+    @Test func aStreamOfNotificationsIsAnnouncedInBatchesEndingWithTheFullCount() throws {
+        let bus = try TestBus()
+        let dock = try Dock(bus: bus)
+        let app = try bus.client()
+        let hints: [(String, BusValue)] = [("desktop-entry", .string("org.example.Feed"))]
+        for index in 1...60 { _ = try app.notify(app: "Feed", summary: "item \(index)", hints: hints) }
+        #expect(dock.waitFor("org.example.Feed", count: 60, visible: true))
+        let updates = dock.client.signals(named: "Update").count
+        #expect(updates >= 1 && updates < 60, "\(updates) announcements for 60 notifications")
+    }
+
     @Test func aFocusThatHidesBadgesHidesThemAndShowsThemAgainAfter() throws {
         let bus = try TestBus(config: "[focus work]\nallowed-apps = Chat\nhide-badges = true\n")
         let dock = try Dock(bus: bus)

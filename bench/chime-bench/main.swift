@@ -52,7 +52,7 @@ func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
         m.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
     }
     if run.replies.count == sizes.pipelined, let last = run.replies.last {
-        // Between replies, so the first window does not include the time spent sending.
+        // Between replies, so the first window does not include the time to the first reply.
         let window = min(1_000, sizes.pipelined / 4)
         m.first1000 = Double(window) / (Double(run.replies[window] - run.replies[0]) / 1e9)
         m.last1000 = Double(window) / (Double(last - run.replies[sizes.pipelined - window - 1]) / 1e9)
