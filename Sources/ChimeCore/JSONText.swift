@@ -41,6 +41,17 @@ public enum JSONText {
         }
     }
 
+    /// `["a","b"]`, written straight from the strings.
+    public static func stringArray(_ strings: [String]) -> String {
+        var out = "["
+        out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, text) in strings.enumerated() {
+            if index > 0 { out += "," }
+            quote(text, to: &out)
+        }
+        return out + "]"
+    }
+
     /// An object from ordered pairs.
     public static func object(_ pairs: [(String, BusValue)]) -> String { encode(.vardict(pairs)) }
 
@@ -52,7 +63,7 @@ public enum JSONText {
 
     static func quote(_ text: String, to out: inout String) {
         // Most text needs no escape: one pass over its bytes, then a single copy.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !text.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out += "\""
             out += text
             out += "\""

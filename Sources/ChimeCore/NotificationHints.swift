@@ -123,7 +123,9 @@ private struct HintReader {
     }
 
     func value(_ name: String) -> BusValue? {
-        indexed.isEmpty ? few.last(where: { $0.key == name })?.value : indexed[name]
+        // Lengths first: most names differ in length, which costs no call into String's compare.
+        let length = name.utf8.count
+        return indexed.isEmpty ? few.last(where: { $0.key.utf8.count == length && $0.key == name })?.value : indexed[name]
     }
 
     mutating func typed<T>(_ name: String, _ expected: String, _ read: (BusValue) -> T?) -> T? {

@@ -44,6 +44,7 @@ public struct ArgumentReader {
         var entries = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &entries)
         var pairs: [(key: String, value: BusValue)] = []
+        pairs.reserveCapacity(8)
         while dbus_message_iter_get_arg_type(&entries) == TypeCode.dictEntry {
             var entry = DBusMessageIter()
             dbus_message_iter_recurse(&entries, &entry)

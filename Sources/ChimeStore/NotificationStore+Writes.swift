@@ -10,13 +10,13 @@ extension NotificationStore {
     public func record(_ notification: Notification, wall: Int64) {
         let request = notification.request
         let hints = request.hints
-        let actions = JSONText.encode(.stringArray(request.actions.flatMap { [$0.key, $0.label] }))
+        let actions = JSONText.stringArray(request.actions.flatMap { [$0.key, $0.label] })
         let level = (notification.decision?.level ?? InterruptionPolicy.requestedLevel(request)).rawValue
         let thread = hints.thread ?? hints.stackTag ?? request.appIdentity
-        var focus: SQLiteDatabase.Value = .null, snoozeUntil: SQLiteDatabase.Value = .null
+        var focus: String?, snoozeUntil: Int64?
         switch notification.state {
-        case .heldByFocus(let name): focus = .text(name)
-        case .snoozed(let until): snoozeUntil = .integer(until)
+        case .heldByFocus(let name): focus = name
+        case .snoozed(let until): snoozeUntil = until
         default: break
         }
         attempt("record") { () throws(StoreError) in
@@ -29,14 +29,31 @@ extension NotificationStore {
                     thread=?8, level=?9, urgency=?10, state=?11, sender=?12, updated=?13, close_reason=NULL,
                     desktop_entry=?14, icon=?15, stack_tag=?16, person=?17, resident=?18, expire_timeout=?19,
                     unread=?20, repeat_count=?21, focus=?22, snooze_until=?23
-                """, [.integer(Int64(notification.id)), .text(request.appIdentity), .text(request.appName),
-                      .text(request.summary), .text(request.body), .text(actions), optional(hints.category),
-                      .text(thread), .text(level), .integer(Int64(notification.urgency.rawValue)),
-                      .text(notification.state.name), .text(notification.sender), .integer(wall),
-                      optional(hints.desktopEntry), optional(request.appIcon), optional(hints.stackTag),
-                      optional(hints.sender), .integer(hints.resident ? 1 : 0), .integer(Int64(request.expireTimeout)),
-                      .integer(notification.countsAsUnread ? 1 : 0), .integer(Int64(notification.repeatCount)),
-                      focus, snoozeUntil])
+                """, bind: { row in
+                    row.integer(Int64(notification.id))
+                    row.text(request.appIdentity)
+                    row.text(request.appName)
+                    row.text(request.summary)
+                    row.text(request.body)
+                    row.text(actions)
+                    row.text(hints.category)
+                    row.text(thread)
+                    row.text(level)
+                    row.integer(Int64(notification.urgency.rawValue))
+                    row.text(notification.state.name)
+                    row.text(notification.sender)
+                    row.integer(wall)
+                    row.text(hints.desktopEntry)
+                    row.text(request.appIcon)
+                    row.text(hints.stackTag)
+                    row.text(hints.sender)
+                    row.integer(hints.resident ? 1 : 0)
+                    row.integer(Int64(request.expireTimeout))
+                    row.integer(notification.countsAsUnread ? 1 : 0)
+                    row.integer(Int64(notification.repeatCount))
+                    row.text(focus)
+                    if let snoozeUntil { row.integer(snoozeUntil) } else { row.null() }
+                })
         }
     }
 

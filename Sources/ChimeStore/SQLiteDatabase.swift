@@ -44,21 +44,57 @@ final class SQLiteDatabase {
 
     /// Runs `sql` with `values` bound in order; `row` is called for each result row.
     func run(_ sql: String, _ values: [Value] = [], row: ((Row) -> Void)? = nil) throws(StoreError) {
+        try run(sql, bind: { binder in for value in values { binder.bind(value) } }, row: row)
+    }
+
+    /// Runs `sql` with what `bind` binds, in order; for statements on every Notify, which bind
+    /// their values without building an array of them first.
+    func run(_ sql: String, bind: (inout Binder) -> Void, row: ((Row) -> Void)? = nil) throws(StoreError) {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
-        for (index, value) in values.enumerated() {
-            let position = Int32(index + 1)
-            switch value {
-            case .integer(let number): sqlite3_bind_int64(statement, position, number)
-            case .text(let text): sqlite3_bind_text(statement, position, text, -1, Self.transient)
-            case .null: sqlite3_bind_null(statement, position)
-            }
-        }
+        var binder = Binder(statement: statement)
+        bind(&binder)
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { return }
             guard step == SQLITE_ROW else { throw StoreError(String(cString: sqlite3_errmsg(handle)), code: step) }
             row?(Row(statement: statement))
+        }
+    }
+
+    /// Binds parameters ?1, ?2, ... in the order it is given them.
+    struct Binder {
+        let statement: OpaquePointer
+        private var position: Int32 = 0
+
+        init(statement: OpaquePointer) { self.statement = statement }
+
+        mutating func integer(_ number: Int64) {
+            position += 1
+            sqlite3_bind_int64(statement, position, number)
+        }
+
+        mutating func text(_ text: String) {
+            position += 1
+            var text = text
+            text.withUTF8 { sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count), SQLiteDatabase.transient) }
+        }
+
+        mutating func text(_ text: String?) {
+            if let text { self.text(text) } else { null() }
+        }
+
+        mutating func null() {
+            position += 1
+            sqlite3_bind_null(statement, position)
+        }
+
+        mutating func bind(_ value: Value) {
+            switch value {
+            case .integer(let number): integer(number)
+            case .text(let text): self.text(text)
+            case .null: null()
+            }
         }
     }
 
@@ -91,7 +127,7 @@ final class SQLiteDatabase {
     }
 
     /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    fileprivate static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
 public struct StoreError: Error, CustomStringConvertible {

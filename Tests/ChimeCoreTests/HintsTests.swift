@@ -151,4 +151,12 @@ import Testing
         #expect(JSONText.quote("line\nbreak\ttab") == "\"line\\nbreak\\ttab\"")
         #expect(JSONText.encode(.stringArray(["default", "Open"])) == "[\"default\",\"Open\"]")
     }
+
+    @Test func aStringArrayWrittenDirectlyMatchesTheGeneralEncoder() {
+        for strings in [[], ["one"], ["default", "Open", "reply", "Re\"ply\n"]] {
+            #expect(JSONText.stringArray(strings) == JSONText.encode(.stringArray(strings)))
+        }
+        #expect(JSONText.encode(.vardict([("a", .int32(1)), ("b", .structure([.bool(true), .double(0.5)]))]))
+                == "{\"a\":1,\"b\":[true,0.5]}")
+    }
 }

@@ -94,14 +94,15 @@ public struct Attention: Sendable {
         }
         let window = settings.center.repeatWindow
         let merges = window > .zero && !mustGetThrough && request.replacesID == 0
-        let repeating = merges ? repeats.earlier(request, now: now.monotonic, window: window) : nil
+        let texts = window > .zero ? RepeatDetector.Key(request) : nil
+        let repeating = merges ? texts.flatMap { repeats.earlier($0, now: now.monotonic, window: window) } : nil
         if let repeating, let earlier = server.notification(repeating) {
             // A repeat keeps the choices Chime offered on the first one (Keep / Turn Off).
             let keys = Set(request.actions.map(\.key))
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
         }
         let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision, repeating: repeating)
-        if window > .zero { repeats.note(request, id: result.id, now: now.monotonic, window: window) }
+        if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window) }
         events += result.events
         let isRepeat = (server.notification(result.id)?.repeatCount ?? 1) > 1
         if !isRepeat, let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),

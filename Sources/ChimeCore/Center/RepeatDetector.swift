@@ -1,15 +1,29 @@
 /// Finds the open notification a new one repeats: same app, summary and body, shown within
 /// the repeat window. A dictionary keyed by the text, so a flood costs one lookup each.
 public struct RepeatDetector: Sendable {
-    private struct Key: Hashable, Sendable {
-        var app: String
-        var summary: String
-        var body: String
+    /// The texts, hashed once when the key is made: the dictionary and the queue that ages
+    /// keys out then hash one integer, not a 200-byte body, each time they touch it.
+    public struct Key: Hashable, Sendable {
+        let app: String
+        let summary: String
+        let body: String
+        let digest: Int
 
-        init(_ request: NotificationRequest) {
+        public init(_ request: NotificationRequest) {
             app = request.appIdentity
             summary = request.summary
             body = request.body
+            var hasher = Hasher()
+            hasher.combine(app)
+            hasher.combine(summary)
+            hasher.combine(body)
+            digest = hasher.finalize()
+        }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+
+        public static func == (a: Key, b: Key) -> Bool {
+            a.digest == b.digest && a.app == b.app && a.summary == b.summary && a.body == b.body
         }
     }
 
@@ -25,13 +39,21 @@ public struct RepeatDetector: Sendable {
 
     /// The id `request` repeats, if one was noted within `window` of `now`.
     public func earlier(_ request: NotificationRequest, now: Instant, window: Duration) -> UInt32? {
-        guard let entry = latest[Key(request)], entry.at + window >= now else { return nil }
+        earlier(Key(request), now: now, window: window)
+    }
+
+    /// The same for a key already made (one hash of the texts serves both lookup and note).
+    public func earlier(_ key: Key, now: Instant, window: Duration) -> UInt32? {
+        guard let entry = latest[key], entry.at + window >= now else { return nil }
         return entry.id
     }
 
     /// Notes that `id` now shows `request`.
     public mutating func note(_ request: NotificationRequest, id: UInt32, now: Instant, window: Duration) {
-        let key = Key(request)
+        note(Key(request), id: id, now: now, window: window)
+    }
+
+    public mutating func note(_ key: Key, id: UInt32, now: Instant, window: Duration) {
         if latest.updateValue((id, now), forKey: key) == nil { queue.append((key, now)) }
         forget(before: now, window: window)
     }
