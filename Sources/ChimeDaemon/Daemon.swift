@@ -239,7 +239,11 @@ public final class Daemon {
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.dismissed.rawValue)])
         case .closed(let notification, let reason):
             emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
-            emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
+            // Presenters hear only of what they were shown: a flood rate-limited into the center
+            // costs one signal per notification, not two.
+            if notification.state == .presented {
+                emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
+            }
         case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
             break
         case .actionInvoked(let notification, let key):

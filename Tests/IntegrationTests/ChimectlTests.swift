@@ -61,6 +61,26 @@ import Testing
         #expect(try client.list().isEmpty)
     }
 
+    /// Presenters hear Withdrawn only for what they were shown; the app hears NotificationClosed
+    /// for everything (a rate-limited flood then costs one signal per notification, not two).
+    @Test func aNotificationNeverPresentedClosesWithoutWithdrawn() throws {
+        let bus = try TestBus()
+        let watch = try bus.start(TestBus.chimectl, ["watch"])
+        let client = try bus.client()
+        let ready = client.waitUntil {
+            _ = try? client.notify(summary: "ping", timeout: 0)
+            return watch.line(timeout: 0.3) { $0.contains("\"ping\"") } != nil
+        }
+        #expect(ready)
+        let quiet = try client.notify(summary: "quiet", hints: [("x-chime-interruption-level", .string("passive"))], timeout: 0)
+        _ = try client.call("CloseNotification", [.uint32(quiet)])
+        #expect(watch.line { $0.contains("\"closed\"") && $0.contains("\"id\":\(quiet),") } != nil)
+        let shown = try client.notify(summary: "shown", timeout: 0)
+        _ = try client.call("CloseNotification", [.uint32(shown)])
+        #expect(watch.line { $0.contains("\"withdrawn\"") && $0.contains("\"id\":\(shown),") } != nil)
+        #expect(!watch.stdout.split(separator: "\n").contains { $0.contains("\"withdrawn\"") && $0.contains("\"id\":\(quiet),") })
+    }
+
     @Test func watchPrintsOneJsonObjectPerEvent() throws {
         let bus = try TestBus()
         let watch = try bus.start(TestBus.chimectl, ["watch"])

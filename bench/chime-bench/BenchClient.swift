@@ -64,27 +64,30 @@ final class BenchClient: @unchecked Sendable {
         return samples
     }
 
-    /// Sends `count` calls without waiting for any reply, taking in the replies that have come
-    /// every 64 sends (so each reply's time is when it came, not when the client got round to
-    /// it), then collects the rest for at most `limit` seconds; returns each reply's arrival
-    /// time (fewer than `count` when the server could not keep up).
+    /// Sends `count` calls without waiting, then collects replies for at most `limit` seconds;
+    /// returns each reply's arrival time (fewer than `count` when the server could not keep up).
     func pipelined(_ count: Int, limit: Double) -> (start: UInt64, replies: [UInt64]) {
+        windowed(count, inFlight: count, limit: limit)
+    }
+
+    /// Keeps at most `inFlight` calls unanswered, sending the next as replies come, for `count`
+    /// calls or `limit` seconds; returns each reply's arrival time. With a window the server is
+    /// measured in one steady state from the first reply to the last, so its throughput over the
+    /// first 1,000 and the last 1,000 compare like with like.
+    func windowed(_ count: Int, inFlight: Int, limit: Double) -> (start: UInt64, replies: [UInt64]) {
         repliesSeen = 0
         replyTimes = []
+        replyTimes.reserveCapacity(count)
         recordReplyTimes = true
         defer { recordReplyTimes = false }
         let start = nanoseconds()
-        for index in 0..<count {
-            connection.send(Self.notify(index: index))
-            guard index % 64 == 63 else { continue }
-            var before: Int
-            repeat {
-                before = repliesSeen
-                _ = connection.readWriteDispatch(timeoutMilliseconds: 0)
-            } while repliesSeen > before
-        }
-        let deadline = nanoseconds() + UInt64(limit * 1e9)
+        let deadline = start + UInt64(limit * 1e9)
+        var sent = 0
         while repliesSeen < count, nanoseconds() < deadline {
+            while sent < count, sent - repliesSeen < inFlight {
+                connection.send(Self.notify(index: sent))
+                sent += 1
+            }
             _ = connection.readWriteDispatch(timeoutMilliseconds: 100)
         }
         return (start, replyTimes)

@@ -51,15 +51,19 @@ func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
     if let last = run.replies.last, run.replies.count > 1 {
         m.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
     }
-    if run.replies.count == sizes.pipelined, let last = run.replies.last {
-        // Between replies, so the first window does not include the time to the first reply.
+    (m.rss, m.hwm) = memory(of: server.pid)
+    if run.replies.count == sizes.pipelined {
+        // Cost growth as history grows: the same number again, at most 256 in flight, so every
+        // reply's time is the server's pace and not the client's sending.
+        let steady = client.windowed(sizes.pipelined, inFlight: 256, limit: sizes.limit).replies
         let window = min(1_000, sizes.pipelined / 4)
-        m.first1000 = Double(window) / (Double(run.replies[window] - run.replies[0]) / 1e9)
-        m.last1000 = Double(window) / (Double(last - run.replies[sizes.pipelined - window - 1]) / 1e9)
+        if steady.count == sizes.pipelined, let last = steady.last {
+            m.first1000 = Double(window) / (Double(steady[window] - steady[0]) / 1e9)
+            m.last1000 = Double(window) / (Double(last - steady[sizes.pipelined - window - 1]) / 1e9)
+        }
     } else {
         m.answered = run.replies.count
     }
-    (m.rss, m.hwm) = memory(of: server.pid)
     // Another app's Notify while one client floods.
     let flooder = try BenchClient(address: server.busAddress)
     let flood = Thread { _ = flooder.pipelined(sizes.pipelined, limit: sizes.limit) }
@@ -168,7 +172,9 @@ if let output, !quick {
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default
     rate limit and its notifications go quietly to the center (no banner, no Presented signal) as they would for
     any app that floods. Payload: 200-byte body (different each call, so none is merged as a repeat), two actions,
-    urgency, category and desktop-entry; \(sizes.sequential) sequential calls, \(sizes.pipelined) pipelined.
+    urgency, category and desktop-entry; \(sizes.sequential) sequential calls, \(sizes.pipelined) pipelined (all
+    sent before any reply is read; RSS after the run is measured then), and \(sizes.pipelined) more with at most 256
+    in flight for last-1000 / first-1000.
 
     \(report)
     """
