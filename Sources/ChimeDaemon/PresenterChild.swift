@@ -45,13 +45,7 @@ final class PresenterChild {
     }
 
     /// `chime-presenter` in the folder chimed runs from.
-    private static var executable: String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return folder + "/chime-presenter"
-    }
+    private static var executable: String { (executableFolder() ?? ".") + "/chime-presenter" }
 
     private func exited(_ status: Int32) {
         pid = nil

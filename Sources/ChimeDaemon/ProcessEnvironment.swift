@@ -21,3 +21,12 @@ func chimeFolder(_ variable: String, fallback: String, environment: [String: Str
     if let base = environment[variable], base.hasPrefix("/") { return base + "/chime" }
     return (environment["HOME"] ?? "/") + "/" + fallback + "/chime"
 }
+
+/// The folder this program runs from (symbolic links resolved): where chimed looks for
+/// `chime-presenter` and, from it, for its sound theme.
+func executableFolder() -> String? {
+    guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
+    defer { free(resolved) }
+    let path = String(cString: resolved)
+    return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+}

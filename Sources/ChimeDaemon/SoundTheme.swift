@@ -6,14 +6,11 @@ import Glibc
 /// installed, the repository when run from the build tree.
 enum SoundTheme {
     static func makeFindable() {
-        guard let executable = realpath("/proc/self/exe", nil) else { return }
-        let path = String(cString: executable)
-        free(executable)
-        let bin = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        guard let bin = executableFolder() else { return }
         // Installed: PREFIX/bin/chimed. Build tree: ROOT/.build/TRIPLE/CONFIG/chimed.
         let candidates = [bin + "/../share", bin + "/../../.."]
         guard let found = candidates.first(where: { access($0 + "/sounds/chime/index.theme", R_OK) == 0 }) else {
-            Log.warningOnce(key: "sound-theme", "Chime's sound theme was not found next to \(path); time-sensitive and critical notifications use the freedesktop sounds")
+            Log.warningOnce(key: "sound-theme", "Chime's sound theme was not found near \(bin); time-sensitive and critical notifications use the freedesktop sounds")
             return
         }
         let current = getenv("XDG_DATA_DIRS").map { String(cString: $0) } ?? ""

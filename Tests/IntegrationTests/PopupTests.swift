@@ -109,6 +109,24 @@ import Testing
         #expect(try display.waitForWindows { $0.isEmpty }.isEmpty)
     }
 
+    /// A package that left chime-presenter out: chimed says so and serves without banners.
+    @Test func withoutChimePresenterBesideItChimedServesWithoutBanners() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display)
+        let alone = bus.directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        let copy = alone.appendingPathComponent("chimed").path
+        try FileManager.default.copyItem(atPath: TestBus.chimed, toPath: copy)
+        let daemon = try bus.startChimed(executable: copy)
+        defer { daemon.signal(SIGTERM); _ = daemon.wait(timeout: 5) }
+        #expect(daemon.line(onStderr: true, timeout: 10) {
+            $0.contains("cannot start the banner presenter") && $0.contains("running without banners")
+        } != nil)
+        #expect(try bus.run("notify-send", ["-p", "Still", "here"]).stdout == "1")
+        #expect(try bus.chimectl("list").stdout.contains("Still"))
+        #expect(daemon.isRunning)
+    }
+
     @Test func whenTheDisplayGoesChimedRunsOnWithoutBanners() throws {
         let display = try XDisplay()
         let bus = try TestBus(display: display)

@@ -151,8 +151,9 @@ final class TestBus: @unchecked Sendable {
     func startDaemon(_ arguments: [String] = []) throws { daemon = try startChimed(arguments) }
 
     /// Starts a chimed and waits for it to say it serves (or to exit).
-    func startChimed(_ arguments: [String] = [], waitUntilServing: Bool = true) throws -> Subprocess {
-        let process = try Subprocess(Self.chimed, arguments, environment: environment)
+    func startChimed(_ arguments: [String] = [], executable: String = TestBus.chimed,
+                     waitUntilServing: Bool = true) throws -> Subprocess {
+        let process = try Subprocess(executable, arguments, environment: environment)
         if waitUntilServing {
             guard process.line(onStderr: true, timeout: 10, matching: { $0.contains("serving") }) != nil else {
                 throw TestFailure("chimed did not start: \(process.stderr)")
