@@ -32,17 +32,11 @@ final class BadgeBoard {
         pending.formUnion(apps)
         guard !pending.isEmpty, !scheduled else { return }
         scheduled = true
+        // Zero after a quiet spell: the next turn of the main loop.
         let wait = lastAnnounced.map { $0 + Self.intervalMilliseconds - GLibSources.monotonicMilliseconds() } ?? 0
-        if wait <= 0 {
-            GLibSources.idle { [weak self] in
-                self?.announce()
-                return false
-            }
-        } else {
-            _ = GLibSources.timeout(milliseconds: UInt32(wait)) { [weak self] in
-                self?.announce()
-                return false
-            }
+        GLibSources.timeout(milliseconds: UInt32(max(0, wait))) { [weak self] in
+            self?.announce()
+            return false
         }
     }
 

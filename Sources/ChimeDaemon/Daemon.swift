@@ -196,15 +196,11 @@ public final class Daemon {
     func apply(_ events: [ServerEvent]) {
         // Only a timestamp for the store: the full `now` would convert to local time again.
         let wall = LocalClock.wallMilliseconds()
-        if objects.inTurn, !events.isEmpty {
-            // Committed once for the whole turn, before its replies go (`beforeSending`).
-            store?.holdCommits()
-            for event in events { handle(event, wall: wall) }
-        } else if events.count > 1, let store {
-            store.batch { for event in events { handle(event, wall: wall) } }
-        } else {
-            for event in events { handle(event, wall: wall) }
-        }
+        // All of it in one transaction. During a bus turn the commit waits for the turn's end,
+        // just before its replies go (`beforeSending`); from a timer it is now.
+        let opened = !events.isEmpty && store?.holdCommits() == true
+        for event in events { handle(event, wall: wall) }
+        if opened, !objects.inTurn { store?.commit() }
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
         badges.mayHaveChanged(attention.unread.takeChanged())

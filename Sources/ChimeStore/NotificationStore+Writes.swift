@@ -89,13 +89,6 @@ extension NotificationStore {
         }
     }
 
-    /// Runs `body` in one transaction, so many changes cost one commit.
-    public func batch(_ body: () -> Void) {
-        let began = holdCommits()
-        body()
-        if began { commit() }
-    }
-
     /// Opens a transaction unless one is open, so the writes that follow cost one commit at
     /// `commit()`; chimed holds a turn's replies until then. True when it opened one.
     @discardableResult

@@ -117,12 +117,30 @@ import Testing
         #expect(store.history(.init(state: "unread")).count == 1)
     }
 
+    /// chimed sends a turn's replies only after `commit`: before it, the writes are not on disk.
+    @Test func heldWritesReachTheFileOnlyAtCommit() throws {
+        let path = folder + "/chime.db"
+        do {
+            let store = try NotificationStore(path: path)
+            #expect(store.holdCommits())
+            store.record(notification(1), wall: 0)
+            #expect(!store.holdCommits(), "one transaction at a time")
+            store.record(notification(2), wall: 0)
+            store.commit()
+            store.holdCommits()
+            store.record(notification(3), wall: 0)
+        }  // closed with 3 not committed, as by a crash before the turn's end
+        #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2])
+    }
+
     @Test func pruningKeepsTheNewestAndWhatIsHeldInShortBatches() throws {
         let store = try NotificationStore(path: folder + "/chime.db")
         var held = notification(1)
         held.state = .heldForSummary
         store.record(held, wall: 0)
-        store.batch { for id in 2...30 { store.record(notification(UInt32(id)), wall: Int64(id) * 1_000) } }
+        store.holdCommits()
+        for id in 2...30 { store.record(notification(UInt32(id)), wall: Int64(id) * 1_000) }
+        store.commit()
         var deleted = store.prune(maximumEntries: 10, cutoff: 0, limit: 8)
         #expect(deleted == Array(2...9))
         deleted = store.prune(maximumEntries: 10, cutoff: 0, limit: 8)
