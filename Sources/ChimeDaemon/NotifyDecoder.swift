@@ -16,43 +16,18 @@ public struct NotifyDecoder {
 
     public init() {}
 
-    /// Notify's eight arguments as they came.
-    struct Arguments {
-        var appName: String, replacesID: UInt32, appIcon: String, summary: String, body: String
-        var actions: [String], hints: [(key: String, value: BusValue)], timeout: Int32
-    }
-
-    /// `arguments` has Notify's signature (susssasa{sv}i); the object server checked it.
-    public func decode(_ arguments: [BusValue]) throws(RequestError) -> NotificationRequest {
-        guard arguments.count == 8,
-              case .string(let appName) = arguments[0], case .uint32(let replacesID) = arguments[1],
-              case .string(let appIcon) = arguments[2], case .string(let summary) = arguments[3],
-              case .string(let body) = arguments[4], let actions = arguments[5].strings,
-              let hints = arguments[6].vardictPairs, case .int32(let timeout) = arguments[7]
-        else { throw .invalidArgument(Self.signatureProblem) }
-        return try decode(Arguments(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
-                                    body: body, actions: actions, hints: hints, timeout: timeout))
-    }
-
-    /// The same, read straight off the message: the path every Notify takes.
+    /// Reads Notify's arguments (susssasa{sv}i; the object server checked the signature)
+    /// straight off the message, with no BusValue tree for the arguments themselves.
     public func decode(_ message: Message) throws(RequestError) -> NotificationRequest {
         var reader = ArgumentReader(message)
         guard let appName = reader.string(), let replacesID = reader.uint32(), let appIcon = reader.string(),
-              let summary = reader.string(), let body = reader.string(), let actions = reader.strings(),
-              let hints = reader.vardictPairs(), let timeout = reader.int32()
-        else { throw .invalidArgument(Self.signatureProblem) }
-        return try decode(Arguments(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
-                                    body: body, actions: actions, hints: hints, timeout: timeout))
-    }
+              let summary = reader.string(), let body = reader.string(), let actionList = reader.strings(),
+              let rawHints = reader.vardictPairs(), let timeout = reader.int32()
+        else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
 
-    private static let signatureProblem = "Notify takes (susssasa{sv}i)"
-
-    private func decode(_ arguments: Arguments) throws(RequestError) -> NotificationRequest {
-        let (appName, replacesID, appIcon, summary, body, timeout) =
-            (arguments.appName, arguments.replacesID, arguments.appIcon, arguments.summary, arguments.body, arguments.timeout)
-        let actions = try Action.pairs(from: arguments.actions).get()
+        let actions = try Action.pairs(from: actionList).get()
         var problems: [String] = []
-        var hints = NotificationHints(decoding: arguments.hints, problems: &problems)
+        var hints = NotificationHints(decoding: rawHints, problems: &problems)
         problems = problems.map { $0 + "; ignored" }
         if let path = hints.imagePath {
             hints.imagePath = checked(path, as: "image-path", problems: &problems)

@@ -52,7 +52,7 @@ extension NotificationStore {
                     row.integer(notification.countsAsUnread ? 1 : 0)
                     row.integer(Int64(notification.repeatCount))
                     row.text(focus)
-                    if let snoozeUntil { row.integer(snoozeUntil) } else { row.null() }
+                    row.integer(snoozeUntil)
                 })
         }
     }

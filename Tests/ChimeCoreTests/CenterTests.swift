@@ -164,11 +164,11 @@ private func sounds(_ events: [ServerEvent]) -> Int {
     @Test func forgetsKeysOlderThanTheWindow() {
         var detector = RepeatDetector()
         let request = NotificationRequest.make(summary: "same")
-        detector.note(request, id: 1, now: .at(0), window: .seconds(10))
-        #expect(detector.earlier(request, now: .at(10_000), window: .seconds(10)) == 1)
-        #expect(detector.earlier(request, now: .at(10_001), window: .seconds(10)) == nil)
+        detector.note(.init(request), id: 1, now: .at(0), window: .seconds(10))
+        #expect(detector.earlier(.init(request), now: .at(10_000), window: .seconds(10)) == 1)
+        #expect(detector.earlier(.init(request), now: .at(10_001), window: .seconds(10)) == nil)
         for index in 0..<5_000 {
-            detector.note(.make(summary: "\(index)"), id: UInt32(index), now: .at(Int64(index) * 100), window: .seconds(10))
+            detector.note(.init(.make(summary: "\(index)")), id: UInt32(index), now: .at(Int64(index) * 100), window: .seconds(10))
         }
         #expect(detector.remembered <= 101, "only the last 10 s of a 100 ms stream: \(detector.remembered)")
     }

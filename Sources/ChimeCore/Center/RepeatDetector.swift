@@ -37,22 +37,14 @@ public struct RepeatDetector: Sendable {
     /// Texts remembered now: bounded by what arrived within the window.
     var remembered: Int { latest.count }
 
-    /// The id `request` repeats, if one was noted within `window` of `now`.
-    public func earlier(_ request: NotificationRequest, now: Instant, window: Duration) -> UInt32? {
-        earlier(Key(request), now: now, window: window)
-    }
-
-    /// The same for a key already made (one hash of the texts serves both lookup and note).
+    /// The id whose texts `key` repeats, if one was noted within `window` of `now`. The caller
+    /// makes the key once for this and `note`.
     public func earlier(_ key: Key, now: Instant, window: Duration) -> UInt32? {
         guard let entry = latest[key], entry.at + window >= now else { return nil }
         return entry.id
     }
 
-    /// Notes that `id` now shows `request`.
-    public mutating func note(_ request: NotificationRequest, id: UInt32, now: Instant, window: Duration) {
-        note(Key(request), id: id, now: now, window: window)
-    }
-
+    /// Notes that `id` now shows the texts of `key`.
     public mutating func note(_ key: Key, id: UInt32, now: Instant, window: Duration) {
         if latest.updateValue((id, now), forKey: key) == nil { queue.append((key, now)) }
         forget(before: now, window: window)
