@@ -116,7 +116,7 @@ import Testing
         let alone = bus.directory.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
         let copy = alone.appendingPathComponent("chimed").path
-        try FileManager.default.copyItem(atPath: TestBus.chimed, toPath: copy)
+        try copyExecutable(TestBus.chimed, to: copy)
         let daemon = try bus.startChimed(executable: copy)
         defer { daemon.signal(SIGTERM); _ = daemon.wait(timeout: 5) }
         #expect(daemon.line(onStderr: true, timeout: 10) {

@@ -18,6 +18,9 @@ public final class Subprocess: @unchecked Sendable {
     public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw TestFailure("pipe failed") }
+        // Close-on-exec (pipe2 is not in Swift's Glibc), so that children other tests start
+        // do not keep these pipes open; the child gets its own ends by dup2, which clears it.
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -40,7 +43,14 @@ public final class Subprocess: @unchecked Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        var result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        // An executable the test has just written is "busy" while a child another test is
+        // starting still holds the written file's descriptor between its fork and its exec,
+        // a moment; there is no event to await, so try again a bounded number of times.
+        for _ in 0..<100 where result == ETXTBSY {
+            usleep(10_000)
+            result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        }
         close(outPipe[1])
         close(errPipe[1])
         guard result == 0 else {
@@ -142,4 +152,16 @@ public final class Subprocess: @unchecked Sendable {
 public struct TestFailure: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// Copies an executable for a test to run, writing it through a close-on-exec descriptor so
+/// that no child another test starts meanwhile keeps it open for writing (which would make
+/// running it fail with "Text file busy" for as long as that child lives).
+public func copyExecutable(_ source: String, to destination: String) throws {
+    let contents = try Data(contentsOf: URL(fileURLWithPath: source))
+    let fd = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw TestFailure("cannot create \(destination): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    guard written == contents.count else { throw TestFailure("cannot write \(destination)") }
 }
