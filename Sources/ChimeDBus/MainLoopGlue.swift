@@ -8,7 +8,8 @@ import ChimeGLib
 /// callback (never from inside libdbus's dispatch-status callback). Single-threaded: no locks.
 final class MainLoopGlue {
     private let connection: OpaquePointer
-    private var dispatchScheduled = false
+    /// The idle source that serves the connection's waiting messages, while one is scheduled.
+    private var dispatchIdle: UInt32?
     /// A bounded turn of work, so a flood cannot starve timers and signals; true while more remains.
     private let serve: () -> Bool
 
@@ -34,33 +35,54 @@ final class MainLoopGlue {
     }
 
     private func scheduleDispatch() {
-        guard !dispatchScheduled else { return }
-        dispatchScheduled = true
-        GLibSources.idle { [self] in
+        guard dispatchIdle == nil else { return }
+        dispatchIdle = GLibSources.idle { [self] in
             if serve() { return true }
-            dispatchScheduled = false
+            dispatchIdle = nil
             return false
         }
     }
 
+    /// After a watch has read: serves what the read brought at once instead of on the loop's
+    /// next turn, one poll the fewer per message. What a bounded turn leaves waits for the idle.
+    private func serveScheduledWork() {
+        guard let idle = dispatchIdle else { return }
+        if serve() { return }
+        GLibSources.remove(idle)
+        dispatchIdle = nil
+    }
+
     // MARK: Watches: fd sources whose id is kept in the watch's data slot.
 
-    private static let addWatch: DBusAddWatchFunction = { watch, _ in
-        guard let watch, dbus_watch_get_enabled(watch) != 0 else { return 1 }
+    /// An fd source's callback data: the watch to hand events to, and the glue to serve after.
+    private final class WatchSource {
+        let watch: OpaquePointer
+        unowned let glue: MainLoopGlue
+        init(_ watch: OpaquePointer, _ glue: MainLoopGlue) { (self.watch, self.glue) = (watch, glue) }
+    }
+
+    private static let addWatch: DBusAddWatchFunction = { watch, glue in
+        guard let watch, let glue, dbus_watch_get_enabled(watch) != 0 else { return 1 }
         let flags = dbus_watch_get_flags(watch)
         var condition = G_IO_HUP.rawValue | G_IO_ERR.rawValue
         if flags & DBUS_WATCH_READABLE.rawValue != 0 { condition |= G_IO_IN.rawValue }
         if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { condition |= G_IO_OUT.rawValue }
+        let source = WatchSource(watch, Unmanaged<MainLoopGlue>.fromOpaque(glue).takeUnretainedValue())
         let id = g_unix_fd_add_full(G_PRIORITY_DEFAULT, dbus_watch_get_unix_fd(watch), GIOCondition(condition), { _, condition, data in
-            let watch = OpaquePointer(data!)
+            let source = Unmanaged<WatchSource>.fromOpaque(data!).takeUnretainedValue()
             var flags: UInt32 = 0
             if condition.rawValue & G_IO_IN.rawValue != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
             if condition.rawValue & G_IO_OUT.rawValue != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
             if condition.rawValue & G_IO_HUP.rawValue != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
             if condition.rawValue & G_IO_ERR.rawValue != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
-            dbus_watch_handle(watch, flags)
+            dbus_watch_handle(source.watch, flags)
+            source.glue.serveScheduledWork()
             return chime_source_continue()
-        }, UnsafeMutableRawPointer(watch), nil)
+        }, Unmanaged.passRetained(source).toOpaque(), { Unmanaged<WatchSource>.fromOpaque($0!).release() })
+        // GLib takes a source's fds out of its poll set around each dispatch and puts them back
+        // after, waking its own loop twice to say so, unless the source may recurse. Nothing here
+        // runs a nested loop, so letting it "recurse" only saves the four syscalls per message.
+        g_source_set_can_recurse(g_main_context_find_source_by_id(nil, id), 1)
         dbus_watch_set_data(watch, UnsafeMutableRawPointer(bitPattern: UInt(id)), nil)
         return 1
     }
