@@ -75,7 +75,8 @@ public final class Daemon {
         try watchBus()
     }
 
-    var now: Now { LocalClock.now() }
+    private let clock = LocalClock()
+    var now: Now { clock.now() }
 
     /// Rereads the config; a bad file changes nothing and the error says where it is wrong.
     func reload() -> ConfigLoader.Failure? {

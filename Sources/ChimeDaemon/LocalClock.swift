@@ -4,11 +4,26 @@ import ChimeGLib
 
 /// Reads the three clocks the core needs; local time comes from GLib's GDateTime in the
 /// local time zone (TZ), so daylight-saving changes are GLib's, not ours.
-enum LocalClock {
-    static func now() -> Now {
-        let wall = wallMilliseconds()
+final class LocalClock {
+    /// The local time of the wall-clock minute last asked for. GLib 2.74 looks for the local zone
+    /// afresh each time it makes a local time (two stats and a readlink of /etc/localtime), which
+    /// would be every Notify; the local time changes only once a minute (zones are whole minutes
+    /// off UTC), so a change of zone is seen from the next minute on.
+    private var minute = Int64.min
+    private var minuteLocalTime: LocalTime?
+
+    func now() -> Now {
+        let wall = Self.wallMilliseconds()
         return Now(monotonic: Instant(milliseconds: GLibSources.monotonicMilliseconds()), wall: wall,
                    local: localTime(unixMilliseconds: wall))
+    }
+
+    func localTime(unixMilliseconds: Int64) -> LocalTime {
+        let minute = unixMilliseconds >= 0 ? unixMilliseconds / 60_000 : (unixMilliseconds + 1) / 60_000 - 1
+        if minute == self.minute, let minuteLocalTime { return minuteLocalTime }
+        let time = Self.localTime(unixMilliseconds: unixMilliseconds)
+        (self.minute, minuteLocalTime) = (minute, time)
+        return time
     }
 
     /// Unix milliseconds, without the local-time conversion `now()` pays for.

@@ -145,6 +145,18 @@ import Testing
         #expect(night.isActive(at: before) && night.isActive(at: after))
     }
 
+    @Test func aClockWorksOutTheLocalTimeOncePerMinute() {
+        let clock = LocalClock()
+        let minute: Int64 = 1_774_745_940_000  // 00:59:00 UTC; 01:59 CET in Berlin
+        let utc = inZone("UTC") { clock.localTime(unixMilliseconds: minute) }
+        // The same minute in another zone is still the minute already worked out...
+        let sameMinute = inZone("Europe/Berlin") { clock.localTime(unixMilliseconds: minute + 30_000) }
+        // ...and the next minute is Berlin's: 03:00 CEST, the clocks having gone forward.
+        let nextMinute = inZone("Europe/Berlin") { clock.localTime(unixMilliseconds: minute + 60_000) }
+        #expect(utc.minuteOfDay == 59 && sameMinute.minuteOfDay == 59)
+        #expect(nextMinute.minuteOfDay == 180)
+    }
+
     @Test func untilCountsTheShortDayRight() {
         // From 00:30 local on the spring-forward night, 04:00 is 2.5 hours away, not 3.5.
         let start: Int64 = 1_774_740_600_000  // 23:30 UTC on the 28th = 00:30 CET on the 29th
