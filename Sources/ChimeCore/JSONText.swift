@@ -41,15 +41,18 @@ public enum JSONText {
         }
     }
 
-    /// `["a","b"]`, written straight from the strings.
+    /// `["a","b"]`, written straight from the strings as bytes: appending to a String costs a
+    /// few hundred instructions each time, and this runs for every Notify's actions.
     public static func stringArray(_ strings: [String]) -> String {
-        var out = "["
+        var out: [UInt8] = []
         out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        out.append(UInt8(ascii: "["))
         for (index, text) in strings.enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             quote(text, to: &out)
         }
-        return out + "]"
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// An object from ordered pairs.
@@ -63,26 +66,43 @@ public enum JSONText {
 
     static func quote(_ text: String, to out: inout String) {
         // Most text needs no escape: one pass over its bytes, then a single copy.
-        if !text.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !text.containsByte(where: needsEscape) {
             out += "\""
             out += text
             out += "\""
             return
         }
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        quote(text, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Escapes byte by byte: every byte JSON escapes is ASCII, and no byte of a longer UTF-8
+    /// sequence is, so the rest are copied as they are.
+    static func quote(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            guard bytes.contains(where: needsEscape) else { return out.append(contentsOf: bytes) }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                            hex[Int(byte >> 4)], hex[Int(byte & 0xf)]]
+                default: out.append(byte)
+                }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }

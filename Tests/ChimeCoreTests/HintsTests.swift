@@ -149,6 +149,7 @@ import Testing
         #expect(JSONText.quote("plain text, ünïcode ✓") == "\"plain text, ünïcode ✓\"")
         #expect(JSONText.quote("say \"hi\"\\n\u{1}") == "\"say \\\"hi\\\"\\\\n\\u0001\"")
         #expect(JSONText.quote("line\nbreak\ttab") == "\"line\\nbreak\\ttab\"")
+        #expect(JSONText.quote("ü\u{1F}✓\r") == "\"ü\\u001f✓\\r\"")
         #expect(JSONText.encode(.stringArray(["default", "Open"])) == "[\"default\",\"Open\"]")
     }
 
@@ -156,6 +157,7 @@ import Testing
         for strings in [[], ["one"], ["default", "Open", "reply", "Re\"ply\n"]] {
             #expect(JSONText.stringArray(strings) == JSONText.encode(.stringArray(strings)))
         }
+        #expect(JSONText.stringArray(["ü\"", "✓\\"]) == "[\"ü\\\"\",\"✓\\\\\"]")
         #expect(JSONText.encode(.vardict([("a", .int32(1)), ("b", .structure([.bool(true), .double(0.5)]))]))
                 == "{\"a\":1,\"b\":[true,0.5]}")
     }
