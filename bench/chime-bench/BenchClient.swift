@@ -10,6 +10,9 @@ final class BenchClient: @unchecked Sendable {
     private(set) var signalsSeen: [String] = []
     private(set) var closedIDs: Set<UInt32> = []
     var recordReplyTimes = false
+    /// Makes every body of the run differ: this client's tag and a count of what it sent.
+    private let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    private var notifiesMade = 0
 
     init(address: String) throws {
         connection = try BusConnection(address: address)
@@ -29,14 +32,19 @@ final class BenchClient: @unchecked Sendable {
 
     static let body = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 4).prefix(200)
 
-    /// Each call's body differs (it starts with `index`), so none is merged as a repeat.
-    static func notify(app: String = "Bench", image: BusValue? = nil, index: Int = 0) -> Message {
+    /// The next Notify: its body differs from every other of the run (it starts with this
+    /// client's tag and count; each phase counting from 0 again made later phases repeats of
+    /// earlier ones, which Chime merges), so none is merged as a repeat.
+    func notify(app: String = "Bench", image: BusValue? = nil) -> Message {
+        notifiesMade += 1
+        let number = "\(tag)-\(notifiesMade) "
+        let text = number + Self.body.dropFirst(number.utf8.count)
         var hints: [(String, BusValue)] = [("urgency", .byte(1)), ("category", .string("im.received")),
                                            ("desktop-entry", .string("org.example.Bench"))]
         if let image { hints.append(("image-data", image)) }
         return .methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                            interface: "org.freedesktop.Notifications", method: "Notify",
-                           arguments: [.string(app), .uint32(0), .string(""), .string("Ada Lovelace"), .string("\(index) " + body.dropFirst(8)),
+                           arguments: [.string(app), .uint32(0), .string(""), .string("Ada Lovelace"), .string(text),
                                        .stringArray(["default", "Open", "reply", "Reply"]), .vardict(hints), .int32(-1)])
     }
 
@@ -48,8 +56,8 @@ final class BenchClient: @unchecked Sendable {
         var samples: [UInt64] = []
         samples.reserveCapacity(count)
         let deadline = Double(nanoseconds()) + limit * 1e9
-        for index in 0..<count where Double(nanoseconds()) < deadline {
-            let message = Self.notify(app: app, image: image, index: index)
+        for _ in 0..<count where Double(nanoseconds()) < deadline {
+            let message = notify(app: app, image: image)
             let start = nanoseconds()
             let timeout = Int32(min(60_000.0, max(1_000.0, limit * 1_000)))
             let result = Result { () throws(BusError) in try connection.call(message, timeoutMilliseconds: timeout) }
@@ -85,7 +93,7 @@ final class BenchClient: @unchecked Sendable {
         var sent = 0
         while repliesSeen < count, nanoseconds() < deadline {
             while sent < count, sent - repliesSeen < inFlight {
-                connection.send(Self.notify(index: sent))
+                connection.send(notify())
                 sent += 1
             }
             _ = connection.readWriteDispatch(timeoutMilliseconds: 100)
@@ -110,7 +118,7 @@ final class BenchClient: @unchecked Sendable {
         for _ in 0..<count {
             let timeout = Int32(min(60_000.0, limit * 1_000))
             guard case .success(let reply) = Result(catching: { () throws(BusError) in
-                try connection.call(Self.notify(), timeoutMilliseconds: timeout)
+                try connection.call(notify(), timeoutMilliseconds: timeout)
             }) else { break }
             guard case .uint32(let id)? = reply.first else { continue }
             let start = nanoseconds()

@@ -64,8 +64,9 @@ final class Server {
         let watcher = try BenchClient(address: busAddress)
         try watcher.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'")
         let start = nanoseconds()
-        // CHIME_BENCH_WRAP runs chimed under a profiler, e.g. "valgrind --tool=callgrind".
-        if kind != .reference, kind != .dunst, let wrap = env["CHIME_BENCH_WRAP"], !wrap.isEmpty {
+        // CHIME_BENCH_WRAP runs chimed (or the reference, to compare) under a profiler, e.g.
+        // "valgrind --tool=callgrind".
+        if kind != .dunst, let wrap = env["CHIME_BENCH_WRAP"], !wrap.isEmpty {
             let words = wrap.split(separator: " ").map(String.init)
             arguments = Array(words.dropFirst()) + [executable] + arguments
             executable = words[0].hasPrefix("/") ? words[0] : "/usr/bin/" + words[0]
