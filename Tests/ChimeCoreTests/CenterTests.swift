@@ -164,12 +164,27 @@ private func sounds(_ events: [ServerEvent]) -> Int {
     @Test func forgetsKeysOlderThanTheWindow() {
         var detector = RepeatDetector()
         let request = NotificationRequest.make(summary: "same")
-        detector.note(.init(request), id: 1, now: .at(0), window: .seconds(10))
+        detector.note(.init(request), id: 1, now: .at(0), window: .seconds(10), capacity: 1_000)
         #expect(detector.earlier(.init(request), now: .at(10_000), window: .seconds(10)) == 1)
         #expect(detector.earlier(.init(request), now: .at(10_001), window: .seconds(10)) == nil)
         for index in 0..<5_000 {
-            detector.note(.init(.make(summary: "\(index)")), id: UInt32(index), now: .at(Int64(index) * 100), window: .seconds(10))
+            detector.note(.init(.make(summary: "\(index)")), id: UInt32(index), now: .at(Int64(index) * 100),
+                          window: .seconds(10), capacity: 1_000)
         }
         #expect(detector.remembered <= 101, "only the last 10 s of a 100 ms stream: \(detector.remembered)")
+    }
+
+    @Test func keepsNoMoreKeysThanItsCapacityTheLatestFirst() {
+        var detector = RepeatDetector()
+        let keys = (0..<5).map { RepeatDetector.Key(.make(summary: "\($0)")) }
+        for (index, key) in keys.enumerated() {
+            detector.note(key, id: UInt32(index), now: .at(Int64(index)), window: .seconds(60), capacity: 3)
+        }
+        // Seen again, the oldest of the three kept outlives the two after it.
+        detector.note(keys[2], id: 2, now: .at(10), window: .seconds(60), capacity: 3)
+        detector.note(.init(.make(summary: "5")), id: 5, now: .at(11), window: .seconds(60), capacity: 3)
+        #expect(detector.remembered == 3)
+        let found = keys.map { detector.earlier($0, now: .at(12), window: .seconds(60)) }
+        #expect(found == [nil, nil, 2, nil, 4])
     }
 }

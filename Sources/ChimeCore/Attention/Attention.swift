@@ -102,7 +102,7 @@ public struct Attention: Sendable {
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
         }
         let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision, repeating: repeating)
-        if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window) }
+        if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         events += result.events
         let isRepeat = (server.notification(result.id)?.repeatCount ?? 1) > 1
         if !isRepeat, let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),

@@ -44,19 +44,22 @@ public struct RepeatDetector: Sendable {
         return entry.id
     }
 
-    /// Notes that `id` now shows the texts of `key`.
-    public mutating func note(_ key: Key, id: UInt32, now: Instant, window: Duration) {
+    /// Notes that `id` now shows the texts of `key`. At most `capacity` keys are kept, the
+    /// latest: a repeat merges only into a notification still open, and no more than the server's
+    /// maximum are open, so a flood of different texts within the window holds no more memory.
+    public mutating func note(_ key: Key, id: UInt32, now: Instant, window: Duration, capacity: Int) {
         if latest.updateValue((id, now), forKey: key) == nil { queue.append((key, now)) }
-        forget(before: now, window: window)
+        forget(before: now, window: window, capacity: capacity)
     }
 
-    /// Drops keys last seen before the window; a key seen again since goes to the back.
-    private mutating func forget(before now: Instant, window: Duration) {
-        while head < queue.count, queue[head].at + window < now {
-            let key = queue[head].key
+    /// Drops keys last seen before the window, and the oldest past `capacity`; a key seen again
+    /// since it was queued goes to the back instead.
+    private mutating func forget(before now: Instant, window: Duration, capacity: Int) {
+        while head < queue.count, queue[head].at + window < now || latest.count > capacity {
+            let (key, queued) = queue[head]
             head += 1
             guard let entry = latest[key] else { continue }
-            if entry.at + window < now { latest[key] = nil } else { queue.append((key, entry.at)) }
+            if entry.at + window < now || entry.at == queued { latest[key] = nil } else { queue.append((key, entry.at)) }
         }
         if head > 1_024, head * 2 > queue.count {
             queue.removeFirst(head)
