@@ -23,6 +23,20 @@ struct Metrics {
     var close50 = Double.nan, rss = Double.nan, hwm = Double.nan, floodP99 = Double.nan
     /// Replies received of those pipelined, when the server could not answer them all in time.
     var answered: Int?
+
+    /// Each figure the median of `runs`' (the middle one of three).
+    static func median(of runs: [Metrics]) -> Metrics {
+        var result = runs[runs.count / 2]
+        let figures: [WritableKeyPath<Metrics, Double>] = [
+            \.startup, \.idleRSS, \.p50, \.p99, \.imageP50, \.imageP99, \.pipelined, \.first1000, \.last1000,
+            \.close50, \.rss, \.hwm, \.floodP99,
+        ]
+        for figure in figures {
+            let values = runs.map { $0[keyPath: figure] }.sorted()
+            result[keyPath: figure] = values[values.count / 2]
+        }
+        return result
+    }
 }
 
 func measure(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Sizes) throws -> Metrics {
@@ -98,15 +112,23 @@ if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
 if let only = arguments.firstIndex(of: "--only").flatMap({ $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }) {
     kinds = Server.Kind(rawValue: only).map { [$0] } ?? []
 }
-for kind in kinds {
-    print("measuring \(kind.rawValue)...")
-    fflush(nil)
-    do {
-        results[kind] = try measure(kind, binaries: binaries, pulse: pulse, sizes: sizes)
-    } catch {
-        print("  \(kind.rawValue) failed: \(error)")
+/// The reference and chimed, whose ratio is the headline, are measured `rounds` times, one
+/// after the other, and each figure is the median of its rounds: a single round of either
+/// can be a third slower when something else on the machine wakes up.
+let rounds = quick ? 1 : 3
+var runs: [Server.Kind: [Metrics]] = [:]
+for round in 1...rounds {
+    for kind in kinds where round == 1 || kind == .reference || kind == .chimed {
+        print("measuring \(kind.rawValue)\(rounds > 1 && (kind == .reference || kind == .chimed) ? " (round \(round) of \(rounds))" : "")...")
+        fflush(nil)
+        do {
+            runs[kind, default: []].append(try measure(kind, binaries: binaries, pulse: pulse, sizes: sizes))
+        } catch {
+            print("  \(kind.rawValue) failed: \(error)")
+        }
     }
 }
+for (kind, measured) in runs { results[kind] = Metrics.median(of: measured) }
 
 func format(_ value: Double, _ digits: Int = 2) -> String {
     value.isNaN ? "-" : String(format: "%.\(digits)f", value)
@@ -167,6 +189,7 @@ if let output, !quick {
 
     Made by `make bench` (`chime-bench BINDIR --write BENCHMARKS.md`) on \(ISO8601DateFormatter().string(from: Date())),
     \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs alone on its own private `dbus-daemon`;
+    the reference and chimed are measured \(rounds) time\(rounds == 1 ? "" : "s"), one after the other, and each of their figures is the median of those runs;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
     cost); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default
