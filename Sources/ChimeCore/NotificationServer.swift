@@ -79,7 +79,7 @@ public struct NotificationServer: Sendable {
         open[notification.id] = notification
         enforceImageBudget()
         if let expires { expiries.insert(notification.id, at: expires) }
-        return (notification.id, [state == .presented ? .presented(notification) : .stored(notification)] + enforceOpenLimit())
+        return (notification.id, [state == .presented ? .presented(notification) : .stored(notification)] + closeOverHardLimit())
     }
 
     /// The open notification this request replaces: its replaces_id, else a stack tag of the same app.
@@ -112,9 +112,9 @@ public struct NotificationServer: Sendable {
         if let expires = notification.expires { expiries.insert(notification.id, at: expires) }
         if case .snoozed = notification.state { snoozedIDs.insert(notification.id) } else { snoozedIDs.remove(notification.id) }
         switch notification.state {
-        case .presented: return [.presented(notification)] + enforceOpenLimit()
+        case .presented: return [.presented(notification)] + closeOverHardLimit()
         case .snoozed: return [.snoozed(notification)]
-        default: return [.stored(notification)] + enforceOpenLimit()
+        default: return [.stored(notification)] + closeOverHardLimit()
         }
     }
 
@@ -250,13 +250,20 @@ public struct NotificationServer: Sendable {
         return lastID
     }
 
+    /// More notifications are open than `maximumOpen`: the daemon calls `closeOverLimit` when idle.
+    public var isOverOpenLimit: Bool { open.count > settings.maximumOpen }
+
+    private mutating func closeOverHardLimit() -> [ServerEvent] {
+        open.count > settings.hardOpenLimit ? closeOverLimit() : []
+    }
+
     /// Past `maximumOpen`, the oldest notifications that would expire anyway, or sit in the
-    /// center without a banner, expire now; the center keeps them.
-    private mutating func enforceOpenLimit() -> [ServerEvent] {
+    /// center without a banner, expire now (at most `count` of them); the center keeps them.
+    public mutating func closeOverLimit(atMost count: Int = .max) -> [ServerEvent] {
         guard open.count > settings.maximumOpen else { return [] }
         var events: [ServerEvent] = []
         var index = 0
-        while open.count > settings.maximumOpen, index < order.count {
+        while open.count > settings.maximumOpen, events.count < count, index < order.count {
             let id = order[index]
             index += 1
             if let candidate = open[id], candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized {

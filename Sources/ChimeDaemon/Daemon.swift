@@ -76,6 +76,8 @@ public final class Daemon {
     }
 
     private let clock = LocalClock()
+    /// Whether an idle callback is closing what is open past the limit.
+    private var closingOverLimit = false
     var now: Now { clock.now() }
 
     /// Rereads the config; a bad file changes nothing and the error says where it is wrong.
@@ -286,6 +288,21 @@ public final class Daemon {
         for (id, app) in store.unread() { attention.unread.markUnread(id, app: app) }
         badges.announceAll(attention.unread.takeChanged())
         apply([])
+    }
+
+    /// Past the open limit the oldest open notifications are closed when the loop is idle, a batch
+    /// at a time, so that closing them (a signal and a store update each) never delays the reply
+    /// to the Notify that went over. A flood that leaves no idle moment meets the hard limit instead.
+    func closeOverLimitWhenIdle() {
+        guard attention.server.isOverOpenLimit, !closingOverLimit else { return }
+        closingOverLimit = true
+        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
+            let events = attention.server.closeOverLimit(atMost: 64)
+            apply(events)
+            if !events.isEmpty, attention.server.isOverOpenLimit { return true }
+            closingOverLimit = false
+            return false
+        }
     }
 
     /// Retention: deletes old entries in short batches, each in its own main-loop turn, so

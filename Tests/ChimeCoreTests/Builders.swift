@@ -23,6 +23,11 @@ extension ServerEvent {
         return nil
     }
 
+    var closedID: UInt32? {
+        if case .closed(let notification, _) = self { return notification.id }
+        return nil
+    }
+
     var id: UInt32 {
         switch self {
         case .presented(let n), .stored(let n), .closed(let n, _), .actionInvoked(let n, _), .replied(let n, _),

@@ -208,4 +208,22 @@ import Testing
         #expect(closed == [2, 3, 4], "the oldest that could expire, never the one that stays until closed")
         #expect(server.notification(sticky) != nil)
     }
+
+    @Test func aNotifyClosesOthersOnlyPastTheHardLimitAndTheRestWaitsForCloseOverLimit() throws {
+        var server = NotificationServer(settings: ServerSettings(maximumOpen: 16))
+        #expect(server.settings.hardOpenLimit == 18)
+        var closedByNotify: [UInt32] = []
+        for _ in 0..<18 {
+            closedByNotify += try server.notify(.make(), from: ":1.1", now: .at(0)).events.compactMap(\.closedID)
+        }
+        #expect(closedByNotify.isEmpty && server.count == 18 && server.isOverOpenLimit)
+        #expect(server.closeOverLimit(atMost: 1).compactMap(\.closedID) == [1])
+        #expect(server.closeOverLimit().compactMap(\.closedID) == [2])
+        #expect(!server.isOverOpenLimit && server.closeOverLimit().isEmpty)
+        // Past the hard limit the Notify itself brings the count back to the limit.
+        for _ in 0..<3 {
+            closedByNotify += try server.notify(.make(), from: ":1.1", now: .at(0)).events.compactMap(\.closedID)
+        }
+        #expect(closedByNotify == [3, 4, 5] && server.count == 16)
+    }
 }

@@ -138,6 +138,30 @@ import Testing
         #expect(bus.daemon?.line(onStderr: true, timeout: 5) { $0.contains("spam is over its rate limit") } != nil)
     }
 
+    /// Past 2,000 open the oldest quiet ones are closed (the center keeps them), once chimed has
+    /// answered: they are closed when it is idle, not before the reply that went over.
+    @Test func pastTheOpenLimitTheOldestAreClosedOnceTheFloodIsAnswered() throws {
+        // A rate limit that refills too slowly to matter, so exactly the first 20 are banners.
+        let bus = try TestBus(config: "[general]\nhistory-max = 100000\nrate-limit-burst = 20\nrate-limit-per-minute = 1\n")
+        let flooder = try bus.client()
+        try flooder.listen("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
+        for index in 0..<2_100 {
+            flooder.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                                interface: "org.freedesktop.Notifications", method: "Notify",
+                                                arguments: TestClient.notifyArguments(summary: "flood \(index)", timeout: 0)))
+        }
+        #expect(flooder.waitUntil(timeout: 60) { flooder.replies.count == 2_100 })
+        // The first 20 are banners, which never expire here (timeout 0) and so are never closed
+        // early; the next 100 went quietly to the center, and those go.
+        let closed = { Set(flooder.signals(named: "NotificationClosed").compactMap { $0.arguments.first?.integer }) }
+        #expect(flooder.waitUntil(timeout: 20) { closed().count >= 100 })
+        #expect(closed() == Set((21...120).map(Int64.init)))
+        let stored = try flooder.call("History", [.vardict([("limit", .uint32(10_000))])], interface: "dev.chime.Chime1",
+                                      path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
+        guard case .array(_, let items)? = stored.first else { Issue.record("no history"); return }
+        #expect(items.count == 2_100, "the center keeps them")
+    }
+
     @Test func badFiltersAndUnknownIdsAreClearErrors() throws {
         let bus = try TestBus()
         for arguments in [["read"], ["snooze", "1"], ["restore", "x"], ["clear", "extra"], ["history", "--thread"]] {
