@@ -41,7 +41,8 @@ public struct NotificationHints: Equatable, Sendable {
     public init() {}
 
     /// Stack tags in the order dunst checks them.
-    static let stackTagNames: [HintName] = [.canonicalSynchronous, .dunstStackTag, .synchronous, .privateSynchronous]
+    static let stackTagNames = ["x-canonical-private-synchronous", "x-dunst-stack-tag",
+                                "synchronous", "private-synchronous"]
 
     /// Decodes `raw`; each hint dropped for its type or value is described in `problems`.
     public init(decoding raw: [String: BusValue], problems: inout [String]) {
@@ -51,141 +52,93 @@ public struct NotificationHints: Equatable, Sendable {
     /// Decodes hints as Notify sent them; when a name repeats, the last one counts.
     public init(decoding raw: [(key: String, value: BusValue)], problems: inout [String]) {
         var reader = HintReader(raw: raw)
-        if let value = reader.integer(.urgency) {
+        if let value = reader.integer("urgency") {
             if let urgency = Urgency(rawValue: UInt8(clamping: max(0, value))), value >= 0, value <= 2 {
                 self.urgency = urgency
             } else {
                 reader.problems.append("hint 'urgency': \(value) is not 0, 1 or 2")
             }
         }
-        category = reader.string(.category)
-        desktopEntry = reader.string(.desktopEntry)
-        for name in [HintName.imageData, .imageDataOld, .iconData] where imageData == nil {
+        category = reader.string("category")
+        desktopEntry = reader.string("desktop-entry")
+        for name in ["image-data", "image_data", "icon_data"] where imageData == nil {
             guard let value = reader.value(name) else { continue }
             switch ImageData.decode(value) {
             case .success(let image): imageData = image
-            case .failure(let problem): reader.problems.append("hint '\(name.name)': \(problem)")
+            case .failure(let problem): reader.problems.append("hint '\(name)': \(problem)")
             }
         }
-        imagePath = reader.string(.imagePath) ?? reader.string(.imagePathOld)
-        soundFile = reader.string(.soundFile)
-        soundName = reader.string(.soundName)
-        suppressSound = reader.bool(.suppressSound) ?? false
-        transient = reader.bool(.transient) ?? false
-        resident = reader.bool(.resident) ?? false
-        actionIcons = reader.bool(.actionIcons) ?? false
-        if let x = reader.integer(.x), let y = reader.integer(.y) {
+        imagePath = reader.string("image-path") ?? reader.string("image_path")
+        soundFile = reader.string("sound-file")
+        soundName = reader.string("sound-name")
+        suppressSound = reader.bool("suppress-sound") ?? false
+        transient = reader.bool("transient") ?? false
+        resident = reader.bool("resident") ?? false
+        actionIcons = reader.bool("action-icons") ?? false
+        if let x = reader.integer("x"), let y = reader.integer("y") {
             position = Position(x: Int32(clamping: x), y: Int32(clamping: y))
         }
-        if let value = reader.integer(.value) { progress = Int32(clamping: min(100, max(0, value))) }
-        senderPID = reader.integer(.senderPID)
+        if let value = reader.integer("value") { progress = Int32(clamping: min(100, max(0, value))) }
+        senderPID = reader.integer("sender-pid")
         stackTag = Self.stackTagNames.lazy.compactMap { reader.string($0) }.first
-        replyPlaceholder = reader.string(.replyPlaceholder)
-        replySubmitText = reader.string(.replySubmitText)
-        replySubmitIcon = reader.string(.replySubmitIcon)
-        if let level = reader.string(.interruptionLevel) {
+        replyPlaceholder = reader.string("x-kde-reply-placeholder-text")
+        replySubmitText = reader.string("x-kde-reply-submit-button-text")
+        replySubmitIcon = reader.string("x-kde-reply-submit-button-icon-name")
+        if let level = reader.string("x-chime-interruption-level") {
             interruptionLevel = InterruptionLevel(rawValue: level)
             if interruptionLevel == nil {
                 reader.problems.append("hint 'x-chime-interruption-level': unknown level \"\(level)\"")
             }
         }
-        if let relevance = reader.double(.relevance) {
+        if let relevance = reader.double("x-chime-relevance") {
             if (0...1).contains(relevance) {
                 self.relevance = relevance
             } else {
                 reader.problems.append("hint 'x-chime-relevance': \(relevance) is outside 0...1")
             }
         }
-        marketing = reader.bool(.marketing) ?? false
-        thread = reader.string(.thread)
-        sender = reader.string(.sender)
-        hiddenPreviewBody = reader.string(.hiddenPreviewBody)
-        destructiveActions = reader.strings(.destructiveActions) ?? []
+        marketing = reader.bool("x-chime-marketing") ?? false
+        thread = reader.string("x-chime-thread")
+        sender = reader.string("x-chime-sender")
+        hiddenPreviewBody = reader.string("x-chime-hidden-preview-body")
+        destructiveActions = reader.strings("x-chime-destructive-actions") ?? []
         problems += reader.problems
     }
 }
 
-/// Every hint name Chime reads, numbered so that a decoded hint is found by its number.
-enum HintName: Int, CaseIterable {
-    case urgency, category, desktopEntry, imageData, imageDataOld, iconData, imagePath, imagePathOld
-    case soundFile, soundName, suppressSound, transient, resident, actionIcons, x, y, value, senderPID
-    case canonicalSynchronous, dunstStackTag, synchronous, privateSynchronous
-    case replyPlaceholder, replySubmitText, replySubmitIcon
-    case interruptionLevel, relevance, marketing, thread, sender, hiddenPreviewBody, destructiveActions
-
-    var name: String {
-        switch self {
-        case .urgency: "urgency"
-        case .category: "category"
-        case .desktopEntry: "desktop-entry"
-        case .imageData: "image-data"
-        case .imageDataOld: "image_data"
-        case .iconData: "icon_data"
-        case .imagePath: "image-path"
-        case .imagePathOld: "image_path"
-        case .soundFile: "sound-file"
-        case .soundName: "sound-name"
-        case .suppressSound: "suppress-sound"
-        case .transient: "transient"
-        case .resident: "resident"
-        case .actionIcons: "action-icons"
-        case .x: "x"
-        case .y: "y"
-        case .value: "value"
-        case .senderPID: "sender-pid"
-        case .canonicalSynchronous: "x-canonical-private-synchronous"
-        case .dunstStackTag: "x-dunst-stack-tag"
-        case .synchronous: "synchronous"
-        case .privateSynchronous: "private-synchronous"
-        case .replyPlaceholder: "x-kde-reply-placeholder-text"
-        case .replySubmitText: "x-kde-reply-submit-button-text"
-        case .replySubmitIcon: "x-kde-reply-submit-button-icon-name"
-        case .interruptionLevel: "x-chime-interruption-level"
-        case .relevance: "x-chime-relevance"
-        case .marketing: "x-chime-marketing"
-        case .thread: "x-chime-thread"
-        case .sender: "x-chime-sender"
-        case .hiddenPreviewBody: "x-chime-hidden-preview-body"
-        case .destructiveActions: "x-chime-destructive-actions"
-        }
-    }
-
-    /// One hash per hint an app sent; the enum has no faster way from a name to a case.
-    static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
-}
-
 /// Reads typed hints and notes the ones present with the wrong type.
 private struct HintReader {
-    private let raw: [(key: String, value: BusValue)]
-    /// For each name Chime reads, where in `raw` its last value is (-1: not sent). The hints an
-    /// app sent are looked up once each, and the thirty or so names Chime asks for cost an index.
-    private var positions: [Int]
+    /// Apps send a handful of hints and Chime asks for about thirty names: comparing against a
+    /// few keys costs less than hashing thirty names. A long list is indexed once instead.
+    private let few: [(key: String, value: BusValue)]
+    private let indexed: [String: BusValue]
     var problems: [String] = []
 
     init(raw: [(key: String, value: BusValue)]) {
-        self.raw = raw
-        positions = Array(repeating: -1, count: HintName.allCases.count)
-        for (position, hint) in raw.enumerated() {
-            if let name = HintName.byName[hint.key] { positions[name.rawValue] = position }
+        if raw.count <= 16 {
+            (few, indexed) = (raw, [:])
+        } else {
+            (few, indexed) = ([], Dictionary(raw, uniquingKeysWith: { _, last in last }))
         }
     }
 
-    func value(_ name: HintName) -> BusValue? {
-        let position = positions[name.rawValue]
-        return position < 0 ? nil : raw[position].value
+    func value(_ name: String) -> BusValue? {
+        // Lengths first: most names differ in length, which costs no call into String's compare.
+        let length = name.utf8.count
+        return indexed.isEmpty ? few.last(where: { $0.key.utf8.count == length && $0.key == name })?.value : indexed[name]
     }
 
-    mutating func typed<T>(_ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
+    mutating func typed<T>(_ name: String, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         guard let value = value(name) else { return nil }
         if let typed = read(value) { return typed }
-        problems.append("hint '\(name.name)' must be \(expected), got type '\(value.unwrapped.signature)'")
+        problems.append("hint '\(name)' must be \(expected), got type '\(value.unwrapped.signature)'")
         return nil
     }
 
-    mutating func string(_ name: HintName) -> String? { typed(name, "a string (s)", \.string) }
-    mutating func bool(_ name: HintName) -> Bool? { typed(name, "a boolean (b)", \.bool) }
-    mutating func double(_ name: HintName) -> Double? { typed(name, "a double (d)", \.double) }
-    mutating func strings(_ name: HintName) -> [String]? { typed(name, "a string array (as)", \.strings) }
+    mutating func string(_ name: String) -> String? { typed(name, "a string (s)", \.string) }
+    mutating func bool(_ name: String) -> Bool? { typed(name, "a boolean (b)", \.bool) }
+    mutating func double(_ name: String) -> Double? { typed(name, "a double (d)", \.double) }
+    mutating func strings(_ name: String) -> [String]? { typed(name, "a string array (as)", \.strings) }
     /// Any integer width: Plasma accepts them all for urgency, and so does Chime.
-    mutating func integer(_ name: HintName) -> Int64? { typed(name, "an integer", \.integer) }
+    mutating func integer(_ name: String) -> Int64? { typed(name, "an integer", \.integer) }
 }

@@ -13,7 +13,7 @@ import Testing
         #expect(decode(["urgency": .variant(value)]).0.urgency == .critical)
     }
 
-    /// However many other hints come with it, the last of a repeated name counts.
+    /// A long list is indexed rather than scanned; either way the last of a repeated name counts.
     @Test(arguments: [0, 40])
     func hintsAmongManyOthersAreFoundAndTheLastOfARepeatedNameCounts(others: Int) {
         var problems: [String] = []
