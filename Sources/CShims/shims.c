@@ -11,12 +11,6 @@ void chime_end_with_parent(void) { prctl(PR_SET_PDEATHSIG, SIGTERM); }
 int chime_source_continue(void) { return G_SOURCE_CONTINUE; }
 int chime_source_remove(void) { return G_SOURCE_REMOVE; }
 
-int chime_iter_get_bool(DBusMessageIter *iter) {
-    dbus_bool_t value = FALSE;
-    dbus_message_iter_get_basic(iter, &value);
-    return value ? 1 : 0;
-}
-
 void chime_iter_append_bool(DBusMessageIter *iter, int value) {
     dbus_bool_t wire = value ? TRUE : FALSE;
     dbus_message_iter_append_basic(iter, DBUS_TYPE_BOOLEAN, &wire);

@@ -62,5 +62,8 @@ public final class Message {
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
     public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
 
-    public var arguments: [BusValue] { MessageReader.arguments(of: raw) }
+    public var arguments: [BusValue] {
+        var reader = ArgumentReader(self)
+        return reader.all()
+    }
 }

@@ -15,8 +15,7 @@ static inline unsigned int chime_name_flag_do_not_queue(void) { return DBUS_NAME
 int chime_source_continue(void);
 int chime_source_remove(void);
 
-// A D-Bus boolean is 32 bits on the wire; reading it into a 1-byte Swift Bool corrupts memory.
-int chime_iter_get_bool(DBusMessageIter *iter);
+// A D-Bus boolean is 32 bits on the wire; passing a 1-byte Swift Bool to libdbus reads past it.
 void chime_iter_append_bool(DBusMessageIter *iter, int value);
 
 // glibc's malloc_trim, which Swift's Glibc module does not export: returns freed heap to the system.
