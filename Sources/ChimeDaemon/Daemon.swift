@@ -10,9 +10,10 @@ import Glibc
 /// the one expiry timer; turns the core's events into signals. Runs on one thread.
 public final class Daemon {
     static let notificationsPath = "/org/freedesktop/Notifications"
-    static let controlPath = "/dev/chime/Chime1"
+    /// Where the control interface lives; chime-presenter calls it too.
+    public static let controlPath = "/dev/chime/Chime1"
     static let notificationsName = "org.freedesktop.Notifications"
-    static let controlName = "dev.chime.Chime1"
+    public static let controlName = "dev.chime.Chime1"
 
     let connection: BusConnection
     let objects: ObjectServer
@@ -35,6 +36,9 @@ public final class Daemon {
     private let storePath: String
     /// Banners on the screen, drawn by a process of chimed's own when there is a display.
     private let presenter: PresenterChild
+    private let clock = LocalClock()
+    /// Whether an idle callback is closing what is open past the limit.
+    private var closingOverLimit = false
     lazy var badges = BadgeBoard(objects: objects, current: { [unowned self] in attention.badge(for: $0) },
                                  changed: { [unowned self] in announceBadges($0) })
 
@@ -75,9 +79,6 @@ public final class Daemon {
         try watchBus()
     }
 
-    private let clock = LocalClock()
-    /// Whether an idle callback is closing what is open past the limit.
-    private var closingOverLimit = false
     var now: Now { clock.now() }
 
     /// Rereads the config; a bad file changes nothing and the error says where it is wrong.
@@ -204,6 +205,7 @@ public final class Daemon {
         let opened = !events.isEmpty && store?.holdCommits() == true
         for event in events { handle(event, wall: wall) }
         if opened, !objects.inTurn { store?.commit() }
+        closeOverLimitWhenIdle()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
         badges.mayHaveChanged(attention.unread.takeChanged())
@@ -292,8 +294,9 @@ public final class Daemon {
 
     /// Past the open limit the oldest open notifications are closed when the loop is idle, a batch
     /// at a time, so that closing them (a signal and a store update each) never delays the reply
-    /// to the Notify that went over. A flood that leaves no idle moment meets the hard limit instead.
-    func closeOverLimitWhenIdle() {
+    /// to the Notify, restore or wake-up that went over. A flood that leaves no idle moment meets
+    /// the hard limit instead. While it runs, the `apply` of its own batch schedules nothing more.
+    private func closeOverLimitWhenIdle() {
         guard attention.server.isOverOpenLimit, !closingOverLimit else { return }
         closingOverLimit = true
         GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in

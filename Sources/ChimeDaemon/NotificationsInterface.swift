@@ -21,7 +21,6 @@ extension Daemon {
                     let request = try decoder.decode(call.message)
                     let (id, events) = try attention.notify(request, from: call.sender, now: now)
                     apply(events)
-                    closeOverLimitWhenIdle()
                     return [.uint32(id)]
                 } catch {
                     throw BusError(error)
