@@ -12,8 +12,8 @@ import Glibc
 /// Kept apart because GTK ends the process when the display goes away; chimed must not end
 /// with it.
 enum PresenterProcess {
-    static let controlName = "dev.chime.Chime1"
-    static let controlPath = "/dev/chime/Chime1"
+    static let controlName = Daemon.controlName
+    static let controlPath = Daemon.controlPath
 
     static func run(configPath: String?, environment: [String: String]) -> Int32 {
         // Ends with chimed, whatever way chimed ends.
