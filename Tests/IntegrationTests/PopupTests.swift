@@ -34,9 +34,7 @@ import Testing
     @Test func theUsersStyleSheetRestylesTheBanners() throws {
         let display = try XDisplay()
         let bus = try TestBus(daemon: false, display: display)
-        let css = bus.directory.appendingPathComponent("config/chime/style.css")
-        try FileManager.default.createDirectory(at: css.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try "window.chime-banner { background-color: #ffffff; }\n".write(to: css, atomically: true, encoding: .utf8)
+        try bus.writeConfig("window.chime-banner { background-color: #ffffff; }\n", file: "style.css")
         try bus.startDaemon()
         _ = try bus.client().notify(summary: "white", timeout: 0)
         let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)

@@ -132,7 +132,10 @@ final class TestBus: @unchecked Sendable {
     static func configPath(in directory: URL) -> URL { directory.appendingPathComponent("config/chime/chime.conf") }
     var configPath: URL { Self.configPath(in: directory) }
 
-    func writeConfig(_ text: String) throws { try Self.write(text, to: configPath) }
+    /// Writes chime.conf, or another file of chimed's config folder (style.css).
+    func writeConfig(_ text: String, file: String = "chime.conf") throws {
+        try Self.write(text, to: configPath.deletingLastPathComponent().appendingPathComponent(file))
+    }
 
     private static func write(_ text: String, to path: URL) throws {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
