@@ -85,7 +85,6 @@ public final class ObjectServer {
         send(message)
     }
 
-
     private func handle(_ message: Message) -> Bool {
         switch message.kind {
         case .signal:

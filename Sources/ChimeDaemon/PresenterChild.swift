@@ -14,7 +14,6 @@ final class PresenterChild {
         self.configPath = configPath
     }
 
-
     /// Starts, stops or reloads the presenter to match `settings`.
     func follow(_ settings: PopupSettings) {
         switch (settings.enabled && hasDisplay(environment), pid) {
