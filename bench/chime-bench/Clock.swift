@@ -14,6 +14,28 @@ func percentile(_ samples: [UInt64], _ fraction: Double) -> Double {
     return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))])
 }
 
+/// CPU time (user and system) a process has used, in milliseconds; clock-tick resolution.
+func cpuMilliseconds(of pid: pid_t) -> Double {
+    guard let file = fopen("/proc/\(pid)/stat", "r") else { return .nan }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 1024)
+    guard fgets(&line, Int32(line.count), file) != nil else { return .nan }
+    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // After the command name's closing parenthesis: state is field 3, utime 14 and stime 15.
+    guard let end = text.lastIndex(of: ")") else { return .nan }
+    let fields = text[text.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+    return (user + system) * 1_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// CPU time this process has used, in milliseconds.
+func ownCPUMilliseconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+    return seconds * 1_000 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000
+}
+
 /// VmRSS and VmHWM of a process, in kB.
 func memory(of pid: pid_t) -> (rss: Double, hwm: Double) {
     guard let file = fopen("/proc/\(pid)/status", "r") else { return (.nan, .nan) }

@@ -79,6 +79,7 @@ final class Server {
     }
 
     var pid: pid_t { process?.pid ?? 0 }
+    var busPID: pid_t { bus.pid }
 
     func stop() {
         // SIGTERM first, so a profiler wrapping chimed writes its output.

@@ -21,6 +21,9 @@ struct Metrics {
     var p50 = Double.nan, p99 = Double.nan, imageP50 = Double.nan, imageP99 = Double.nan
     var pipelined = Double.nan, first1000 = Double.nan, last1000 = Double.nan
     var close50 = Double.nan, rss = Double.nan, hwm = Double.nan, floodP99 = Double.nan
+    /// CPU time per pipelined notification, in µs, of the server, its dbus-daemon and the client:
+    /// with two cores the three share them, so what any one spends slows the others.
+    var serverCPU = Double.nan, busCPU = Double.nan, clientCPU = Double.nan
     /// Replies received of those pipelined, when the server could not answer them all in time.
     var answered: Int?
 
@@ -29,7 +32,7 @@ struct Metrics {
         var result = runs[runs.count / 2]
         let figures: [WritableKeyPath<Metrics, Double>] = [
             \.startup, \.idleRSS, \.p50, \.p99, \.imageP50, \.imageP99, \.pipelined, \.first1000, \.last1000,
-            \.close50, \.rss, \.hwm, \.floodP99,
+            \.close50, \.rss, \.hwm, \.floodP99, \.serverCPU, \.busCPU, \.clientCPU,
         ]
         for figure in figures {
             let values = runs.map { $0[keyPath: figure] }.sorted()
@@ -61,9 +64,14 @@ func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
     let image = try client.sequential(sizes.sequential, image: BenchClient.image)
     (m.imageP50, m.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
     m.close50 = percentile(try client.closeLatencies(sizes.closes, limit: sizes.limit), 0.5) / 1e3
+    let cpuBefore = (cpuMilliseconds(of: server.pid), cpuMilliseconds(of: server.busPID), ownCPUMilliseconds())
     let run = client.pipelined(sizes.pipelined, limit: sizes.limit)
     if let last = run.replies.last, run.replies.count > 1 {
         m.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
+        let perNotification = 1_000 / Double(run.replies.count)
+        m.serverCPU = (cpuMilliseconds(of: server.pid) - cpuBefore.0) * perNotification
+        m.busCPU = (cpuMilliseconds(of: server.busPID) - cpuBefore.1) * perNotification
+        m.clientCPU = (ownCPUMilliseconds() - cpuBefore.2) * perNotification
     }
     (m.rss, m.hwm) = memory(of: server.pid)
     if run.replies.count == sizes.pipelined {
@@ -149,6 +157,9 @@ let rows: [Row] = [
     Row(name: "Notify p50, 64x64 image", unit: "µs", value: { $0.imageP50 }),
     Row(name: "Notify p99, 64x64 image", unit: "µs", value: { $0.imageP99 }),
     Row(name: "pipelined throughput (\(sizes.pipelined))", unit: "/s", value: { $0.pipelined }, higherIsBetter: true, target: "≥ 0.7x ref"),
+    Row(name: "pipelined: server CPU per notification", unit: "µs", value: { $0.serverCPU }),
+    Row(name: "pipelined: its dbus-daemon's CPU per notification", unit: "µs", value: { $0.busCPU }),
+    Row(name: "pipelined: the client's CPU per notification", unit: "µs", value: { $0.clientCPU }),
     Row(name: "last-1000 / first-1000 throughput", unit: "ratio", value: { $0.last1000 / $0.first1000 }, higherIsBetter: true, target: "≥ 0.9"),
     Row(name: "CloseNotification → NotificationClosed p50", unit: "µs", value: { $0.close50 }),
     Row(name: "another client's Notify p99 during a flood", unit: "µs", value: { $0.floodP99 }),
