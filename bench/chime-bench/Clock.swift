@@ -14,15 +14,20 @@ func percentile(_ samples: [UInt64], _ fraction: Double) -> Double {
     return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))])
 }
 
+/// The text of /proc/PID/NAME; nil once the process is gone.
+func procFile(_ pid: pid_t, _ name: String) -> String? {
+    guard let file = fopen("/proc/\(pid)/\(name)", "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while case let count = fread(&chunk, 1, chunk.count, file), count > 0 { bytes += chunk[..<count] }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
 /// CPU time (user and system) a process has used, in milliseconds; clock-tick resolution.
 func cpuMilliseconds(of pid: pid_t) -> Double {
-    guard let file = fopen("/proc/\(pid)/stat", "r") else { return .nan }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 1024)
-    guard fgets(&line, Int32(line.count), file) != nil else { return .nan }
-    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     // After the command name's closing parenthesis: state is field 3, utime 14 and stime 15.
-    guard let end = text.lastIndex(of: ")") else { return .nan }
+    guard let text = procFile(pid, "stat"), let end = text.lastIndex(of: ")") else { return .nan }
     let fields = text[text.index(after: end)...].split(separator: " ")
     guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
     return (user + system) * 1_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -38,23 +43,13 @@ func ownCPUMilliseconds() -> Double {
 
 /// VmRSS and VmHWM of a process, in kB.
 func memory(of pid: pid_t) -> (rss: Double, hwm: Double) {
-    guard let file = fopen("/proc/\(pid)/status", "r") else { return (.nan, .nan) }
-    defer { fclose(file) }
     var rss = Double.nan, hwm = Double.nan
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let value = Double(text.split(separator: " ").dropFirst().first { !$0.isEmpty }?.trimmingCharacters(in: .whitespaces) ?? "")
-        if text.hasPrefix("VmRSS:") { rss = value ?? .nan }
-        if text.hasPrefix("VmHWM:") { hwm = value ?? .nan }
+    for line in (procFile(pid, "status") ?? "").split(separator: "\n") {
+        // "VmRSS:    14544 kB"
+        let fields = line.split(whereSeparator: \.isWhitespace)
+        guard fields.count >= 2, let value = Double(fields[1]) else { continue }
+        if fields[0] == "VmRSS:" { rss = value }
+        if fields[0] == "VmHWM:" { hwm = value }
     }
     return (rss, hwm)
-}
-
-extension Substring {
-    func trimmingCharacters(in set: Set<Character>) -> String { String(self.filter { !set.contains($0) }) }
-}
-
-extension Set where Element == Character {
-    static let whitespaces: Set<Character> = [" ", "\t", "\n"]
 }
