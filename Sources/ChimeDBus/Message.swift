@@ -18,10 +18,15 @@ public final class Message {
 
     public static func signal(path: String, interface: String, name: String,
                               arguments: [BusValue], destination: String? = nil) -> Message {
-        let message = Message(owning: dbus_message_new_signal(path, interface, name)!)
-        if let destination { dbus_message_set_destination(message.raw, destination) }
-        MessageWriter.append(arguments, to: message.raw)
-        return message
+        Message(owning: dbus_message_new_signal(path, interface, name)!).filled(with: arguments, to: destination)
+    }
+
+    /// Appends `arguments` and sets the destination, if any: what differs between two signals of
+    /// one kind (`SignalTemplates` fills copies of a signal made once).
+    func filled(with arguments: [BusValue], to destination: String?) -> Message {
+        if let destination { dbus_message_set_destination(raw, destination) }
+        MessageWriter.append(arguments, to: raw)
+        return self
     }
 
     public static func methodCall(destination: String, path: String, interface: String, method: String,

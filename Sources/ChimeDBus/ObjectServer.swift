@@ -45,6 +45,7 @@ public final class ObjectServer {
     /// True while a turn's messages are handled: what is sent meanwhile waits in `outbox`.
     public private(set) var inTurn = false
     private var outbox: [Message] = []
+    private var signals = SignalTemplates()
     /// Runs when a turn ends, before its replies go out (chimed commits the store here).
     public var beforeSending: () -> Void = {}
 
@@ -80,7 +81,7 @@ public final class ObjectServer {
                      to destination: String? = nil) {
         assert(interface.signals[signal]?.inSignature == arguments.map(\.signature).joined(),
                "\(signal) does not match its XML declaration")
-        let message = Message.signal(path: path, interface: interface.name, name: signal,
+        let message = signals.signal(path: path, interface: interface.name, name: signal,
                                      arguments: arguments, destination: destination)
         send(message)
     }
@@ -153,8 +154,9 @@ public final class ObjectServer {
 
     /// Announces new property values with PropertiesChanged.
     public func emitPropertiesChanged(path: String, interface: InterfaceSpec, _ changed: [(String, BusValue)]) {
-        let message = Message.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
-                                     arguments: [.string(interface.name), .vardict(changed), .stringArray([])])
+        let message = signals.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
+                                     arguments: [.string(interface.name), .vardict(changed), .stringArray([])],
+                                     destination: nil)
         send(message)
     }
 
