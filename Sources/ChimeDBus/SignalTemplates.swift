@@ -5,6 +5,7 @@ import ChimeCore
 /// checks and lays out a new message's header field by field (8,400 instructions for a signal),
 /// a copy costs 1,500, and past the open limit every Notify closes an older notification with a
 /// signal. The one made first has no arguments and no destination; each copy gets its own.
+/// chimed emits from fixed paths, so this holds one message per kind of signal, a dozen or so.
 struct SignalTemplates {
     private struct Key: Hashable {
         let path: String
