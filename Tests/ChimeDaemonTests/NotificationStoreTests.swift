@@ -1,3 +1,4 @@
+import CSQLite
 import ChimeCore
 import Foundation
 import Testing
@@ -15,6 +16,14 @@ import Testing
                                           actions: [Action(key: "default", label: "Open")])
         return Notification(id: id, request: request, sender: ":1.1", created: .init(milliseconds: 0),
                             updated: .init(milliseconds: 0), expires: nil)
+    }
+
+    @Test func sqliteKeepsNoMemoryStatistics() throws {
+        // They cost a global mutex on each of SQLite's allocations; they are off only if the store
+        // turned them off before SQLite started (its first open).
+        let store = try NotificationStore(path: folder + "/chime.db")
+        store.record(notification(1), wall: 1_000)
+        #expect(sqlite3_memory_used() == 0)
     }
 
     @Test func recordsSurviveReopeningAndIdsContinue() throws {
