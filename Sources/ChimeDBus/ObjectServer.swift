@@ -99,18 +99,20 @@ public final class ObjectServer {
     }
 
     private func handleCall(_ message: Message) -> Bool {
+        // Each of these reads the header and makes a String: once each, on every call.
         guard let path = message.path, let member = message.member else { return false }
-        if message.interface == "org.freedesktop.DBus.Introspectable" || (message.interface == nil && member == "Introspect") {
+        let interfaceName = message.interface
+        if interfaceName == "org.freedesktop.DBus.Introspectable" || (interfaceName == nil && member == "Introspect") {
             guard member == "Introspect" else { return false }
             answer(message, .success([.string(introspection(of: path))]))
             return true
         }
-        if message.interface == Self.propertiesInterface {
+        if interfaceName == Self.propertiesInterface {
             answer(message, properties(member, message, at: path))
             return true
         }
         guard let interface = objects[path]?.first(where: {
-            $0.spec.methods[member] != nil && (message.interface == nil || message.interface == $0.spec.name)
+            $0.spec.methods[member] != nil && (interfaceName == nil || interfaceName == $0.spec.name)
         }), let spec = interface.spec.methods[member], let handler = interface.handlers[member] else {
             return false
         }
@@ -155,8 +157,7 @@ public final class ObjectServer {
     /// Announces new property values with PropertiesChanged.
     public func emitPropertiesChanged(path: String, interface: InterfaceSpec, _ changed: [(String, BusValue)]) {
         let message = signals.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
-                                     arguments: [.string(interface.name), .vardict(changed), .stringArray([])],
-                                     destination: nil)
+                                     arguments: [.string(interface.name), .vardict(changed), .stringArray([])])
         send(message)
     }
 

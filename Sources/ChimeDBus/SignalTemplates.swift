@@ -16,7 +16,7 @@ struct SignalTemplates {
     private var made: [Key: Message] = [:]
 
     mutating func signal(path: String, interface: String, name: String,
-                         arguments: [BusValue], destination: String?) -> Message {
+                         arguments: [BusValue], destination: String? = nil) -> Message {
         let key = Key(path: path, interface: interface, name: name)
         let template: Message
         if let known = made[key] {
