@@ -58,20 +58,7 @@ public enum JSONText {
     /// An object from ordered pairs.
     public static func object(_ pairs: [(String, BusValue)]) -> String { encode(.vardict(pairs)) }
 
-    public static func quote(_ text: String) -> String {
-        var out = ""
-        quote(text, to: &out)
-        return out
-    }
-
     static func quote(_ text: String, to out: inout String) {
-        // Most text needs no escape: one pass over its bytes, then a single copy.
-        if !text.containsByte(where: needsEscape) {
-            out += "\""
-            out += text
-            out += "\""
-            return
-        }
         var bytes: [UInt8] = []
         quote(text, to: &bytes)
         out += String(decoding: bytes, as: UTF8.self)
@@ -83,6 +70,7 @@ public enum JSONText {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
+            // Most text needs no escape: one pass over its bytes, then a single copy.
             guard bytes.contains(where: needsEscape) else { return out.append(contentsOf: bytes) }
             for byte in bytes {
                 switch byte {
