@@ -198,7 +198,7 @@ public final class Daemon {
 
     /// Sends what the core's events mean, then re-arms the timers and announces badges.
     func apply(_ events: [ServerEvent]) {
-        // Only a timestamp for the store: the full `now` would convert to local time again.
+        // Only a timestamp for the store: the full `now` also reads the monotonic clock and a local time.
         let wall = LocalClock.wallMilliseconds()
         // All of it in one transaction. During a bus turn the commit waits for the turn's end,
         // just before its replies go (`beforeSending`); from a timer it is now.

@@ -1,6 +1,6 @@
 import ChimeCore
 
-/// Every change to the center, each one SQLite statement (a WAL commit unless inside `batch`).
+/// Every change to the center, each one SQLite statement (a WAL commit, unless `holdCommits` opened a transaction).
 extension NotificationStore {
     /// States that stand for a notification chimed still holds open: never pruned, and put
     /// back into chimed after a restart.
