@@ -1,3 +1,4 @@
+import CDBus
 import ChimeCore
 import ChimeTestSupport
 import Foundation
@@ -15,6 +16,20 @@ import Testing
                                            "--method", "org.freedesktop.Notifications.GetServerInformation"])
         #expect(result.status == 0)
         #expect(result.stdout == "('Chime', 'Chime', '\(ChimeVersion.string)', '1.3')")
+    }
+
+    /// The interface field is optional in a method call: the method is then found by name alone.
+    @Test func aCallWithoutAnInterfaceReachesTheMethodOfThatName() throws {
+        let client = try bus.client()
+        func call(_ method: String) throws(BusError) -> [BusValue] {
+            let message = Message(owning: dbus_message_new_method_call("org.freedesktop.Notifications",
+                                                                       "/org/freedesktop/Notifications", nil, method)!)
+            #expect(message.interface == nil)
+            return try client.connection.call(message)
+        }
+        #expect(try call("GetServerInformation") == [.string("Chime"), .string("Chime"), .string(ChimeVersion.string), .string("1.3")])
+        #expect(try call("Introspect").first?.string?.contains("<interface name=\"org.freedesktop.Notifications\">") == true)
+        #expect(throws: BusError.self) { try call("NoSuchMethod") }
     }
 
     @Test func capabilitiesAreDeclaredWithVendorPrefixes() throws {
