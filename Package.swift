@@ -70,7 +70,15 @@ let package = Package(
     ]
 )
 
+// What Chime ships is built without _StringProcessing, the module Swift imports implicitly for
+// regexes and string searches: linked into chimed for one `firstRange(of:)`, its regex engine
+// was 1.2 MB of program text, much of it resident. Text is searched with `firstByteRange(of:)`.
+let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter",
+                    "ChimeDaemon", "chimed", "chimectl", "chime-presenter"]
+let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
+
 for target in package.targets where target.type != .system && target.type != .plugin {
     if target.name == "CShims" { continue }
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+        + (shipped.contains(target.name) ? [withoutStringProcessing] : [])
 }

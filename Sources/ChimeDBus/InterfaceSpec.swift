@@ -68,8 +68,8 @@ public struct InterfaceSpec: Sendable {
 
     /// The text of `<interface name="NAME"> ... </interface>`, comments and all.
     private static func interfaceElement(named name: String, in text: String) -> String {
-        guard let start = text.firstRange(of: "<interface name=\"\(name)\">"),
-              let end = text[start.upperBound...].firstRange(of: "</interface>")
+        guard let start = text.firstByteRange(of: "<interface name=\"\(name)\">"),
+              let end = text[start.upperBound...].firstByteRange(of: "</interface>")
         else { return "" }
         return "  " + String(text[start.lowerBound..<end.upperBound]) + "\n"
     }

@@ -46,7 +46,7 @@ public struct ConfigLoader {
 
     /// GKeyFile names the offending line's text but not its number; find the number.
     private func located(_ message: String, lines: [String]) -> String {
-        for (index, line) in lines.enumerated() where !line.trimmingWhitespace.isEmpty && message.contains(line.trimmingWhitespace) {
+        for (index, line) in lines.enumerated() where !line.trimmingWhitespace.isEmpty && message.firstByteRange(of: line.trimmingWhitespace) != nil {
             return "\(path):\(index + 1): \(message)"
         }
         return "\(path): \(message)"

@@ -53,7 +53,7 @@ enum ImageType {
         else if starts([0, 0, 1, 0]) { self = .ico }
         else if starts(Array("II*\0".utf8)) || starts(Array("MM\0*".utf8)) { self = .tiff }
         else if starts(Array("/* XPM */".utf8)) { self = .xpm }
-        else if String(decoding: bytes, as: UTF8.self).contains("<svg") { self = .svg }
+        else if String(decoding: bytes, as: UTF8.self).firstByteRange(of: "<svg") != nil { self = .svg }
         else { return nil }
     }
 }

@@ -8,7 +8,7 @@ enum PangoMarkup {
     nonisolated(unsafe) private static let image = g_regex_new("<img[^>]*>", G_REGEX_CASELESS, GRegexMatchFlags(0), nil)
 
     static func from(_ body: String) -> String {
-        guard body.contains("<img") else { return body }
+        guard body.firstByteRange(of: "<img") != nil else { return body }
         var text = body
         for (regex, replacement) in [(imageWithAlt, "\\1"), (image, "")] {
             guard let regex, let replaced = g_regex_replace(regex, text, -1, 0, replacement, GRegexMatchFlags(0), nil) else { continue }
