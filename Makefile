@@ -13,7 +13,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst
 
-.PHONY: all deps build run test bench bench-quick bench-build install uninstall clean screenshots
+.PHONY: all deps build run test bench bench-quick bench-build hot-functions install uninstall clean screenshots
 
 all: build
 
@@ -63,6 +63,13 @@ bench-build:
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	cc -O2 -o $$bin/reference-server bench/reference-server.c $$(pkg-config --cflags --libs dbus-1) && \
 	cp bench/dunstrc $$bin/dunstrc
+
+# The functions chimed runs, laid out together by the linker (see Package.swift); remade from a
+# profile of the quick benchmark. Worth redoing after large changes; a stale list only costs memory.
+hot-functions: deps
+	@$(MAKE) --no-print-directory APT_PACKAGES="valgrind" deps
+	@$(MAKE) --no-print-directory bench-build
+	scripts/make-hot-functions "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML.
 install:
