@@ -13,7 +13,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst
 
-.PHONY: all deps build run test bench bench-quick bench-build hot-functions install uninstall clean screenshots
+.PHONY: all deps build run test test-release bench bench-quick bench-build hot-functions install uninstall clean screenshots
 
 all: build
 
@@ -39,6 +39,13 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The same tests against the release build, which is what `make install` installs: it is linked
+# differently (lld, with bench/hot-functions.txt), and `make test` only builds debug.
+test-release: deps
+	$(SWIFT) build -c release
+	$(SWIFT) build --build-tests
+	CHIME_BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)" $(SWIFT) test --skip-build
 
 # The README's pictures of banners, drawn on a private Xvfb.
 screenshots: build
