@@ -46,8 +46,9 @@ public struct ConfigLoader {
 
     /// GKeyFile names the offending line's text but not its number; find the number.
     private func located(_ message: String, lines: [String]) -> String {
-        for (index, line) in lines.enumerated() where !line.trimmingWhitespace.isEmpty && message.firstByteRange(of: line.trimmingWhitespace) != nil {
-            return "\(path):\(index + 1): \(message)"
+        for (index, line) in lines.enumerated() {
+            let text = line.trimmingWhitespace
+            if !text.isEmpty, message.firstByteRange(of: text) != nil { return "\(path):\(index + 1): \(message)" }
         }
         return "\(path): \(message)"
     }

@@ -23,6 +23,13 @@ import Testing
         #expect(try ImageReference.check("file://" + path).get() == path)
     }
 
+    @Test func anSvgIsKnownByItsElementAfterAnyProlog() throws {
+        let svg = file("a.svg", Array("<?xml version=\"1.0\"?>\n<!-- drawn by hand -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8))
+        #expect(try ImageReference.check(svg).get() == svg)
+        let other = file("b.svg", Array("<?xml version=\"1.0\"?>\n<html/>".utf8))
+        #expect(throws: HintProblemMatcher.self, performing: { try Self.refuse(other) })
+    }
+
     @Test func iconNamesAreAccepted() throws {
         #expect(try ImageReference.check("dialog-information").get() == "dialog-information")
     }
