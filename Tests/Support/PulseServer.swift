@@ -7,6 +7,7 @@ public final class PulseServer: @unchecked Sendable {
     public let directory: URL
     public private(set) var process: Subprocess
     public var address: String { "unix:\(directory.path)/pulse/native" }
+    private var stopped = false
 
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-pulse-\(UUID().uuidString)")
@@ -43,7 +44,13 @@ public final class PulseServer: @unchecked Sendable {
         process = try Self.start(in: directory)
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Kills the server and removes its folder. A program's globals are never deinitialised, so
+    /// one that keeps a server in one (chime-bench) stops it itself before it exits.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
         process.signal(SIGCONT)
         process.signal(SIGKILL)
         _ = process.wait(timeout: 5)

@@ -138,6 +138,7 @@ for round in 1...rounds {
     }
 }
 for (kind, measured) in runs { results[kind] = Metrics.median(of: measured) }
+pulse?.stop()
 
 func format(_ value: Double, _ digits: Int = 2) -> String {
     value.isNaN ? "-" : String(format: "%.\(digits)f", value)
