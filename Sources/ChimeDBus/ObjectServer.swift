@@ -36,8 +36,9 @@ public struct ExportedInterface {
 /// Routes method calls to exported interfaces, answers Introspect from the XML,
 /// and emits signals. The bus connection hands over messages in turns of up to 64; what a turn's
 /// handlers send (each reply, then the signals its handler raised) is held until the turn ends
-/// and `beforeSending` ran, so one store commit covers a whole turn and a client learns its
-/// notification id only once the notification is on disk, and before it sees it presented.
+/// and `beforeSending` ran, so one store commit covers a whole turn and a client learns what
+/// its call changed only once it is on disk, and its notification id before it sees it presented.
+/// `afterSending` runs once they are gone: work a reply need not wait for.
 public final class ObjectServer {
     private let connection: BusConnection
     private var objects: [String: [ExportedInterface]] = [:]
@@ -48,6 +49,8 @@ public final class ObjectServer {
     private var signals = SignalTemplates()
     /// Runs when a turn ends, before its replies go out (chimed commits the store here).
     public var beforeSending: () -> Void = {}
+    /// Runs when a turn's replies and signals have gone (chimed moves the intake into SQLite here).
+    public var afterSending: () -> Void = {}
 
     public init(connection: BusConnection) {
         self.connection = connection
@@ -62,6 +65,7 @@ public final class ObjectServer {
         inTurn = false
         for message in outbox { connection.send(message) }
         outbox.removeAll(keepingCapacity: outbox.count < 1_024)
+        afterSending()
     }
 
     private func send(_ message: Message) {

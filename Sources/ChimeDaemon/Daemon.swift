@@ -73,7 +73,12 @@ public final class Daemon {
             if events.count > 256 { chime_release_free_memory() }
         }
         snoozeTimer = DeadlineTimer { [unowned self] in apply(attention.wakeSnoozed(now: now)) }
-        objects.beforeSending = { [unowned self] in store?.commit() }
+        // A turn's replies wait for what it changed to be durable; its new notifications already
+        // are (the store's intake log), so SQLite takes them once the replies have gone: a
+        // sequential sender's next call is on its way meanwhile, through dbus-daemon and the
+        // sender itself, while the other core does SQLite's work.
+        objects.beforeSending = { [unowned self] in store?.commitTransaction() }
+        objects.afterSending = { [unowned self] in store?.commit() }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         objects.export(controlInterface(), at: Self.controlPath)
         try watchBus()
@@ -147,6 +152,7 @@ public final class Daemon {
         }
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
         loop.run()
+        store?.checkpoint()
         presenter.stop()
         connection.releaseName(Self.notificationsName)
         connection.releaseName(Self.controlName)
@@ -200,11 +206,11 @@ public final class Daemon {
     func apply(_ events: [ServerEvent]) {
         // Only a timestamp for the store: the full `now` also reads the monotonic clock and a local time.
         let wall = LocalClock.wallMilliseconds()
-        // All of it in one transaction. During a bus turn the commit waits for the turn's end,
-        // just before its replies go (`beforeSending`); from a timer it is now.
-        let opened = !events.isEmpty && store?.holdCommits() == true
+        // All of it in one transaction. During a bus turn the commit waits for the turn's end
+        // (`beforeSending`, `afterSending`); from a timer it is now.
+        if !events.isEmpty { store?.holdCommits() }
         for event in events { handle(event, wall: wall) }
-        if opened, !objects.inTurn { store?.commit() }
+        if !objects.inTurn { store?.commit() }
         closeOverLimitWhenIdle()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })

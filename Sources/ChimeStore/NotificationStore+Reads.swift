@@ -34,7 +34,7 @@ extension NotificationStore {
                 WHERE (?1 IS NULL OR app = ?1) AND (?2 IS NULL OR thread = ?2)
                   AND (?3 IS NULL OR state = ?3 OR (?3 = 'unread' AND unread = 1))
                 ORDER BY id DESC LIMIT ?4
-                """, [optional(filter.app), optional(filter.thread), optional(filter.state),
+                """, [.optional(filter.app), .optional(filter.thread), .optional(filter.state),
                       .integer(Int64(filter.limit))]) { rows.append(Self.entry($0)) }
         }
         return rows
@@ -97,7 +97,7 @@ extension NotificationStore {
         var found: [UInt32] = []
         attempt("query") { () throws(StoreError) in
             try database.run("SELECT id FROM notifications WHERE ?1 IS NULL OR app = ?1 ORDER BY id",
-                             [optional(app)]) { found.append(UInt32(clamping: $0.integer(0))) }
+                             [.optional(app)]) { found.append(UInt32(clamping: $0.integer(0))) }
         }
         return found
     }

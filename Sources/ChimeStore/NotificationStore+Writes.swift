@@ -6,8 +6,23 @@ extension NotificationStore {
     /// back into chimed after a restart.
     static let heldStates = "('held-by-focus', 'held-for-summary', 'snoozed')"
 
-    /// Records a notification as it now stands (new, replaced in place, held, snoozed).
+    /// Records a notification as it now stands (new, replaced in place, held, snoozed). The row
+    /// goes to the intake log at once, so it survives `kill -9` from here on, and into SQLite at
+    /// the next `commit()` or before anything else touches the store (see `database`).
     public func record(_ notification: Notification, wall: Int64) {
+        let row = Self.row(notification, wall: wall)
+        guard let intakeLog, intakeLog.append(row, sequence: nextIntakeSequence) else {
+            // Without a log (or when it cannot take the row) the row goes straight to SQLite,
+            // whose commit before the reply then makes it durable.
+            insert(row)
+            return
+        }
+        intake.append(row)
+        nextIntakeSequence += 1
+    }
+
+    /// The values of a notification's row, in the order `insertSQL` binds them.
+    static func row(_ notification: Notification, wall: Int64) -> [SQLiteDatabase.Value] {
         let request = notification.request
         let hints = request.hints
         let actions = JSONText.stringArray(request.actions.flatMap { [$0.key, $0.label] })
@@ -19,42 +34,33 @@ extension NotificationStore {
         case .snoozed(let until): snoozeUntil = until
         default: break
         }
-        attempt("record") { () throws(StoreError) in
-            try database.run("""
-                INSERT INTO notifications (id, app, app_name, summary, body, actions, category, thread, level, urgency,
-                    state, sender, created, updated, desktop_entry, icon, stack_tag, person, resident, expire_timeout,
-                    unread, repeat_count, focus, snooze_until)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
-                ON CONFLICT(id) DO UPDATE SET app=?2, app_name=?3, summary=?4, body=?5, actions=?6, category=?7,
-                    thread=?8, level=?9, urgency=?10, state=?11, sender=?12, updated=?13, close_reason=NULL,
-                    desktop_entry=?14, icon=?15, stack_tag=?16, person=?17, resident=?18, expire_timeout=?19,
-                    unread=?20, repeat_count=?21, focus=?22, snooze_until=?23
-                """, bind: { row in
-                    row.integer(Int64(notification.id))
-                    row.text(request.appIdentity)
-                    row.text(request.appName)
-                    row.text(request.summary)
-                    row.text(request.body)
-                    row.text(actions)
-                    row.text(hints.category)
-                    row.text(thread)
-                    row.text(level)
-                    row.integer(Int64(notification.urgency.rawValue))
-                    row.text(notification.state.name)
-                    row.text(notification.sender)
-                    row.integer(wall)
-                    row.text(hints.desktopEntry)
-                    row.text(request.appIcon)
-                    row.text(hints.stackTag)
-                    row.text(hints.sender)
-                    row.integer(hints.resident ? 1 : 0)
-                    row.integer(Int64(request.expireTimeout))
-                    row.integer(notification.countsAsUnread ? 1 : 0)
-                    row.integer(Int64(notification.repeatCount))
-                    row.text(focus)
-                    row.integer(snoozeUntil)
-                })
-        }
+        return [
+            .integer(Int64(notification.id)), .text(request.appIdentity), .text(request.appName),
+            .text(request.summary), .text(request.body), .text(actions), .optional(hints.category),
+            .text(thread), .text(level), .integer(Int64(notification.urgency.rawValue)),
+            .text(notification.state.name), .text(notification.sender), .integer(wall),
+            .optional(hints.desktopEntry), .optional(request.appIcon), .optional(hints.stackTag),
+            .optional(hints.sender), .integer(hints.resident ? 1 : 0), .integer(Int64(request.expireTimeout)),
+            .integer(notification.countsAsUnread ? 1 : 0), .integer(Int64(notification.repeatCount)),
+            .optional(focus), .optional(snoozeUntil),
+        ]
+    }
+
+    static let insertSQL = """
+        INSERT INTO notifications (id, app, app_name, summary, body, actions, category, thread, level, urgency,
+            state, sender, created, updated, desktop_entry, icon, stack_tag, person, resident, expire_timeout,
+            unread, repeat_count, focus, snooze_until)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
+        ON CONFLICT(id) DO UPDATE SET app=?2, app_name=?3, summary=?4, body=?5, actions=?6, category=?7,
+            thread=?8, level=?9, urgency=?10, state=?11, sender=?12, updated=?13, close_reason=NULL,
+            desktop_entry=?14, icon=?15, stack_tag=?16, person=?17, resident=?18, expire_timeout=?19,
+            unread=?20, repeat_count=?21, focus=?22, snooze_until=?23
+        """
+
+    /// Writes one row into SQLite (in the open transaction, if any).
+    func insert(_ row: [SQLiteDatabase.Value]) {
+        beginIfHolding()
+        attempt("record") { () throws(StoreError) in try sqlite.run(Self.insertSQL, row) }
     }
 
     /// Closed: reason 2 (the user) and 3 (the app) also read it; a banner that timed out stays
@@ -95,20 +101,41 @@ extension NotificationStore {
         }
     }
 
-    /// Opens a transaction unless one is open, so the writes that follow cost one commit at
-    /// `commit()`; chimed holds a turn's replies until then. True when it opened one.
+    /// Asks for the writes that follow to share one transaction, committed at `commit()` or
+    /// `commitTransaction()`; it opens with the first of them, so a turn that only records
+    /// notifications (they go to the intake log) costs SQLite nothing before its replies.
+    /// False when one was already asked for.
     @discardableResult
     public func holdCommits() -> Bool {
-        guard !database.inTransaction else { return false }
-        return (try? database.run("BEGIN")) != nil
+        guard !holding, !sqlite.inTransaction else { return false }
+        holding = true
+        return true
     }
 
-    /// Commits what `holdCommits` gathered; a failed commit (a full disk) is said once and
-    /// rolled back, and chimed goes on.
+    /// Opens the transaction `holdCommits` asked for, before the first write.
+    func beginIfHolding() {
+        guard holding, !sqlite.inTransaction else { return }
+        attempt("begin a transaction") { () throws(StoreError) in try sqlite.run("BEGIN") }
+    }
+
+    /// Commits the open transaction without the intake: what a turn changed besides recording
+    /// notifications is durable before its replies go; the intake already is (its log).
+    public func commitTransaction() {
+        holding = false
+        guard sqlite.inTransaction else { return }
+        attempt("commit") { () throws(StoreError) in try sqlite.run("COMMIT") }
+        if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
+    }
+
+    /// Commits everything: the intake's rows (and how far the log has been applied) and what
+    /// `holdCommits` gathered. A failed commit (a full disk) is said once and rolled back, and
+    /// chimed goes on; the rows stay in the log for the next start.
     public func commit() {
-        guard database.inTransaction else { return }
-        attempt("commit") { () throws(StoreError) in try database.run("COMMIT") }
-        if database.inTransaction { try? database.execute("ROLLBACK") }
+        if !intake.isEmpty {
+            holdCommits()
+            applyIntake()
+        }
+        commitTransaction()
     }
 
     /// Deletes up to `limit` of the oldest entries past `maximumEntries` or last changed before
@@ -131,7 +158,4 @@ extension NotificationStore {
         return deleted
     }
 
-    func optional(_ text: String?) -> SQLiteDatabase.Value {
-        text.map { .text($0) } ?? .null
-    }
 }

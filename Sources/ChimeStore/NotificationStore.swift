@@ -2,15 +2,32 @@ import CSQLite
 import ChimeCore
 import Glibc
 
-/// The notification center on disk: one SQLite file (mode 0600) in WAL mode, written on the
-/// bus thread before the reply, so what chimed acknowledged survives `kill -9` (a WAL commit
-/// with synchronous=NORMAL is a write(2), not an fsync). The file is held exclusively: commits
-/// skip the shared-memory locking, and a second chimed is refused.
+/// The notification center on disk: one SQLite file (mode 0600) in WAL mode, and beside it the
+/// intake log, to which `record` writes each row before chimed replies, so what chimed
+/// acknowledged survives `kill -9` (a write(2), like a WAL commit with synchronous=NORMAL, not an
+/// fsync) without the reply waiting for SQLite. The file is held exclusively: commits skip the
+/// shared-memory locking, and a second chimed is refused.
 public final class NotificationStore {
-    let database: SQLiteDatabase
+    let sqlite: SQLiteDatabase
     public let path: String
+    /// Rows in the intake log that SQLite does not hold yet, oldest first.
+    var intake: [[SQLiteDatabase.Value]] = []
+    /// nil when the log cannot be opened: rows then go to SQLite directly, before the reply.
+    let intakeLog: IntakeLog?
+    /// The sequence number of the next row logged; SQLite keeps the last one it took.
+    var nextIntakeSequence: Int64 = 1
+
+    /// SQLite, once it holds every row recorded: whatever reads or changes the store goes through
+    /// here, so it sees (and acts after) every notification recorded before it.
+    var database: SQLiteDatabase {
+        beginIfHolding()
+        if !intake.isEmpty { applyIntake() }
+        return sqlite
+    }
+    /// Whether `holdCommits` asked for a transaction that `commitTransaction` has not ended.
+    var holding = false
     /// Where problems are said: chimed's log, once per kind of failure.
-    private let report: (_ key: String, _ message: String) -> Void
+    let report: (_ key: String, _ message: String) -> Void
 
     /// Opens or creates the store; an unreadable file is moved aside and a fresh one made.
     public init(path: String, report: @escaping (_ key: String, _ message: String) -> Void = { _, _ in }) throws(StoreError) {
@@ -20,7 +37,7 @@ public final class NotificationStore {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
         do {
-            database = try Self.openAndMigrate(path)
+            sqlite = try Self.openAndMigrate(path)
         } catch where error.isLocked {
             throw StoreError("another chimed is using \(path)", code: error.code)
         } catch {
@@ -29,15 +46,21 @@ public final class NotificationStore {
             unlink(path + "-wal")
             unlink(path + "-shm")
             report("corrupt", "\(path) could not be read (\(error)); moved it to \(aside) and started a new one")
-            database = try Self.openAndMigrate(path)
+            sqlite = try Self.openAndMigrate(path)
         }
         chmod(path, 0o600)
+        intakeLog = IntakeLog(path: path + "-intake")
+        if intakeLog == nil { report("intake", "cannot open \(path)-intake; notifications are written to the store before each reply instead") }
+        replayIntake()
     }
 
     /// Copies the write-ahead log into the database. It fsyncs, so chimed calls it from an idle
     /// moment every few seconds instead of letting a commit inside Notify do it.
+    /// The intake log is emptied here too, since SQLite then holds all of it.
     public func checkpoint() {
+        commit()
         attempt("checkpoint") { () throws(StoreError) in try database.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        if intake.isEmpty, !sqlite.inTransaction { intakeLog?.clear() }
     }
 
     /// mkdir -p, each new folder private to the user.

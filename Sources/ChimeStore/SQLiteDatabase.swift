@@ -46,6 +46,9 @@ final class SQLiteDatabase {
         case integer(Int64)
         case text(String)
         case null
+
+        static func optional(_ text: String?) -> Value { text.map { .text($0) } ?? .null }
+        static func optional(_ number: Int64?) -> Value { number.map { .integer($0) } ?? .null }
     }
 
     /// Runs `sql` with `values` bound in order; `row` is called for each result row.

@@ -39,6 +39,11 @@ enum StoreSchema {
         ALTER TABLE notifications ADD COLUMN focus TEXT;
         ALTER TABLE notifications ADD COLUMN snooze_until INTEGER;
         """,
+        // 3: the sequence number of the last row taken from the intake log (NotificationStore+Intake).
+        """
+        CREATE TABLE intake (applied INTEGER NOT NULL);
+        INSERT INTO intake VALUES (0);
+        """,
     ]
 
     /// Runs the steps `database` has not had yet.

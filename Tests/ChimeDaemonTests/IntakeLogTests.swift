@@ -1,0 +1,149 @@
+import ChimeCore
+import Foundation
+import Testing
+@testable import ChimeStore
+
+/// The intake log: a recorded notification survives a crash before SQLite took it, is put in
+/// once, in order with what changed it, and a damaged log loses only its damaged tail.
+@Suite struct IntakeLogTests {
+    let folder: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chime-intake-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+    var path: String { folder + "/chime.db" }
+
+    func notification(_ id: UInt32, summary: String = "s") -> ChimeCore.Notification {
+        let request = NotificationRequest(appName: "mail", summary: summary, body: "b é \u{1F514}",
+                                          actions: [Action(key: "default", label: "Open")])
+        return Notification(id: id, request: request, sender: ":1.1", created: .init(milliseconds: 0),
+                            updated: .init(milliseconds: 0), expires: nil)
+    }
+
+    func field(_ name: String, of id: UInt32, in store: NotificationStore) -> BusValue? {
+        store.entry(id).flatMap { Dictionary(uniqueKeysWithValues: $0)[name] }
+    }
+
+    @Test func aRecordedNotificationSurvivesACrashBeforeSQLiteTookIt() throws {
+        var said: [String] = []
+        do {
+            let store = try NotificationStore(path: path)
+            store.record(notification(1), wall: 1)
+            store.commit()
+            store.record(notification(2, summary: "only in the log"), wall: 2)
+            #expect(try store.sqlite.count() == 1, "SQLite has not taken it yet")
+        }  // dropped without a commit, as by kill -9 after the reply
+        let store = try NotificationStore(path: path) { _, message in said.append(message) }
+        #expect(store.ids(app: nil) == [1, 2])
+        #expect(field("summary", of: 2, in: store) == .string("only in the log"))
+        #expect(field("body", of: 2, in: store) == .string("b é \u{1F514}"))
+        #expect(field("actions", of: 2, in: store) == .stringArray(["default", "Open"]))
+        #expect(said == ["put 1 notification(s) into the center from \(path)-intake, which chimed had acknowledged before it stopped"])
+        #expect(store.highestID() == 2, "ids continue past it")
+    }
+
+    @Test func whatReadsOrChangesTheStoreSeesWhatWasRecordedFirst() throws {
+        let store = try NotificationStore(path: path)
+        store.record(notification(1), wall: 1)
+        #expect(store.contains(1))
+        store.record(notification(2), wall: 1)
+        store.holdCommits()
+        store.recordClosed(2, reason: .dismissed, wall: 2)
+        store.commitTransaction()
+        #expect(field("state", of: 2, in: store) == .string("dismissed"))
+        #expect(try store.sqlite.count() == 2, "the close came after the row it closes")
+    }
+
+    @Test func aRowAlreadyTakenIsNotPutInAgainOverLaterChanges() throws {
+        do {
+            let store = try NotificationStore(path: path)
+            store.record(notification(1), wall: 1)
+            store.commit()
+            store.recordClosed(1, reason: .dismissed, wall: 2)
+        }  // the log still holds row 1 as first recorded: it is emptied only at a checkpoint
+        let store = try NotificationStore(path: path)
+        #expect(field("state", of: 1, in: store) == .string("dismissed"))
+    }
+
+    @Test func aCheckpointEmptiesTheLogAndSequenceNumbersGoOn() throws {
+        do {
+            let store = try NotificationStore(path: path)
+            store.record(notification(1), wall: 1)
+            store.checkpoint()
+            #expect(fileSize(path + "-intake") == 0)
+            store.record(notification(2), wall: 2)
+            #expect(fileSize(path + "-intake") > 0)
+        }
+        #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2])
+        do {
+            let store = try NotificationStore(path: path)
+            #expect(fileSize(path + "-intake") == 0, "emptied once SQLite took what it held")
+            store.record(notification(3), wall: 3)
+        }
+        #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
+    }
+
+    @Test func aDamagedTailLosesOnlyItself() throws {
+        do {
+            let store = try NotificationStore(path: path)
+            store.record(notification(1), wall: 1)
+            store.record(notification(2), wall: 2)
+        }
+        let log = path + "-intake"
+        let intact = fileSize(log)
+        // A third record cut short, then garbage.
+        do {
+            let store = try NotificationStore(path: folder + "/other.db")
+            store.record(notification(3), wall: 3)
+        }
+        let third = try Data(contentsOf: URL(fileURLWithPath: folder + "/other.db-intake"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        handle.seekToEndOfFile()
+        handle.write(third.prefix(third.count - 5))
+        handle.write(Data(repeating: 0x41, count: 100))
+        try handle.close()
+        #expect(fileSize(log) > intact)
+        #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2])
+    }
+
+    @Test func aFlippedByteEndsTheLogThere() throws {
+        let log = IntakeLog(path: path + "-intake")!
+        #expect(log.append([.integer(1), .text("first"), .null], sequence: 1))
+        let first = log.size
+        #expect(log.append([.integer(2), .text("second"), .null], sequence: 2))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path + "-intake"))
+        var damaged = bytes
+        damaged[first + 20] ^= 0xff
+        try damaged.write(to: URL(fileURLWithPath: path + "-intake"))
+        let records = IntakeLog(path: path + "-intake")!.records()
+        #expect(records.map(\.sequence) == [1])
+        #expect(records.first?.values.count == 3)
+    }
+
+    @Test func withoutALogRowsGoStraightToSQLite() throws {
+        // A folder where the log would be: it cannot be opened.
+        try FileManager.default.createDirectory(atPath: path + "-intake", withIntermediateDirectories: true)
+        var said: [String] = []
+        do {
+            let store = try NotificationStore(path: path) { _, message in said.append(message) }
+            store.holdCommits()
+            store.record(notification(1), wall: 1)
+            store.commitTransaction()
+        }
+        #expect(said.count == 1 && said[0].contains("written to the store before each reply"))
+        #expect(try NotificationStore(path: path).ids(app: nil) == [1])
+    }
+
+    func fileSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+    }
+}
+
+extension SQLiteDatabase {
+    /// Rows in the notifications table, as SQLite holds them (not through the store's intake).
+    func count() throws -> Int64 {
+        var count: Int64 = 0
+        try run("SELECT count(*) FROM notifications") { count = $0.integer(0) }
+        return count
+    }
+}
