@@ -5,52 +5,72 @@ import Glibc
 /// synchronous=NORMAL does, for a tenth of its work); SQLite takes the row once the reply is
 /// gone. At the next start, rows SQLite never took are put in from here (`records`).
 ///
-/// A record: payload length (UInt32), FNV-1a of the payload (UInt64), then the payload: its
+/// A record: payload length (UInt32), a checksum of the payload (UInt64), then the payload: its
 /// sequence number (Int64), the number of values (UInt16) and each value as a tag byte (0 null,
 /// 1 integer as 8 bytes, 2 text as a UInt32 length and UTF-8), all little-endian. A record
-/// that is cut short or does not match its checksum ends the log: it was never acknowledged.
+/// that is cut short or does not match its checksum (`checksum`) ends the log: it was never acknowledged.
 final class IntakeLog {
     private let descriptor: Int32
     private(set) var size: Int
-    /// Reused for every record, so an append allocates nothing once warm.
-    private var buffer: [UInt8] = []
+    /// Where a record is put together before its write: kept, and grown when a record needs it,
+    /// so an append allocates nothing once warm and writes each byte once.
+    private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    static let headerSize = 12
 
     init?(path: String) {
         descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else {
+            scratch.deallocate()
+            return nil
+        }
         size = Int(lseek(descriptor, 0, SEEK_END))
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        scratch.deallocate()
+    }
 
     /// Appends one record. False when the whole record could not be written (a full disk);
     /// nothing of it is then left in the log.
     func append(_ values: [SQLiteDatabase.Value], sequence: Int64) -> Bool {
-        buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: repeatElement(0, count: 12))
-        put(UInt64(bitPattern: sequence))
-        put(UInt16(values.count))
+        var payload = 8 + 2
+        for value in values {
+            switch value {
+            case .null: payload += 1
+            case .integer: payload += 9
+            case .text(let text): payload += 5 + text.utf8.count
+            }
+        }
+        let total = Self.headerSize + payload
+        if scratch.count < total {
+            scratch.deallocate()
+            scratch = .allocate(byteCount: max(total, 2 * scratch.count), alignment: 8)
+        }
+        var out = Writer(base: scratch.baseAddress!, position: Self.headerSize)
+        out.put(UInt64(bitPattern: sequence))
+        out.put(UInt16(values.count))
         for value in values {
             switch value {
             case .null:
-                buffer.append(0)
+                out.put(UInt8(0))
             case .integer(let number):
-                buffer.append(1)
-                put(UInt64(bitPattern: number))
+                out.put(UInt8(1))
+                out.put(UInt64(bitPattern: number))
             case .text(var text):
-                buffer.append(2)
+                out.put(UInt8(2))
                 text.withUTF8 { bytes in
-                    put(UInt32(bytes.count))
-                    buffer.append(contentsOf: bytes)
+                    out.put(UInt32(bytes.count))
+                    out.copy(UnsafeRawBufferPointer(bytes))
                 }
             }
         }
-        let payload = buffer.count - 12
-        let checksum = buffer.withUnsafeBufferPointer { Self.fnv1a($0[12...]) }
-        withUnsafeBytes(of: UInt32(payload).littleEndian) { buffer.replaceSubrange(0..<4, with: $0) }
-        withUnsafeBytes(of: checksum.littleEndian) { buffer.replaceSubrange(4..<12, with: $0) }
-        let written = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == buffer.count else {
+        let record = UnsafeRawBufferPointer(rebasing: scratch[..<total])
+        var header = Writer(base: scratch.baseAddress!, position: 0)
+        header.put(UInt32(payload))
+        header.put(Self.checksum(UnsafeRawBufferPointer(rebasing: record[Self.headerSize...])))
+        let written = write(descriptor, record.baseAddress, total)
+        guard written == total else {
             if written > 0 { _ = ftruncate(descriptor, off_t(size)) }
             return false
         }
@@ -63,10 +83,12 @@ final class IntakeLog {
         var bytes = [UInt8](repeating: 0, count: size)
         let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard read > 0 else { return [] }
-        var reader = Reader(bytes: bytes[..<read])
-        var found: [(Int64, [SQLiteDatabase.Value])] = []
-        while let record = reader.record() { found.append(record) }
-        return found
+        return bytes.withUnsafeBytes { all in
+            var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: all[..<read]))
+            var found: [(Int64, [SQLiteDatabase.Value])] = []
+            while let record = reader.record() { found.append(record) }
+            return found
+        }
     }
 
     /// Empties the log, once SQLite holds everything in it.
@@ -75,29 +97,52 @@ final class IntakeLog {
         size = 0
     }
 
-    private func put<T: FixedWidthInteger>(_ number: T) {
-        withUnsafeBytes(of: number.littleEndian) { buffer.append(contentsOf: $0) }
+    /// FNV-1a over 8-byte little-endian words, the last one padded with zeros: it tells a record
+    /// cut short or overwritten from a whole one, at a fraction of a byte-wise hash's cost.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* 0x100_0000_01b3
+            offset += 8
+        }
+        if offset < bytes.count {
+            var last: UInt64 = 0
+            withUnsafeMutableBytes(of: &last) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+            hash = (hash ^ UInt64(littleEndian: last)) &* 0x100_0000_01b3
+        }
+        return hash
     }
 
-    static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    private struct Writer {
+        let base: UnsafeMutableRawPointer
+        var position: Int
+
+        mutating func put<T: FixedWidthInteger>(_ number: T) {
+            base.storeBytes(of: number.littleEndian, toByteOffset: position, as: T.self)
+            position += MemoryLayout<T>.size
+        }
+
+        mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+            guard let source = bytes.baseAddress else { return }
+            (base + position).copyMemory(from: source, byteCount: bytes.count)
+            position += bytes.count
+        }
     }
 
     /// Walks the log's bytes; every read checks that the bytes are there.
     private struct Reader {
-        let bytes: ArraySlice<UInt8>
-        var position: Int
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
 
-        init(bytes: ArraySlice<UInt8>) {
-            self.bytes = bytes
-            position = bytes.startIndex
-        }
+        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
         mutating func record() -> (Int64, [SQLiteDatabase.Value])? {
             guard let length = number(UInt32.self).map(Int.init), let checksum = number(UInt64.self),
-                  position + length <= bytes.endIndex,
-                  IntakeLog.fnv1a(bytes[position..<position + length]) == checksum else { return nil }
-            var payload = Reader(bytes: bytes[position..<position + length])
+                  position + length <= bytes.count else { return nil }
+            let body = UnsafeRawBufferPointer(rebasing: bytes[position..<position + length])
+            guard IntakeLog.checksum(body) == checksum else { return nil }
+            var payload = Reader(bytes: body)
             position += length
             guard let sequence = payload.number(UInt64.self), let count = payload.number(UInt16.self) else { return nil }
             var values: [SQLiteDatabase.Value] = []
@@ -113,7 +158,7 @@ final class IntakeLog {
             case 0: return .null
             case 1: return number(UInt64.self).map { .integer(Int64(bitPattern: $0)) }
             case 2:
-                guard let length = number(UInt32.self).map(Int.init), position + length <= bytes.endIndex else { return nil }
+                guard let length = number(UInt32.self).map(Int.init), position + length <= bytes.count else { return nil }
                 defer { position += length }
                 return .text(String(decoding: bytes[position..<position + length], as: UTF8.self))
             default: return nil
@@ -121,12 +166,9 @@ final class IntakeLog {
         }
 
         mutating func number<T: FixedWidthInteger>(_: T.Type) -> T? {
-            let width = MemoryLayout<T>.size
-            guard position + width <= bytes.endIndex else { return nil }
-            var value: T = 0
-            withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes[position..<position + width]) }
-            position += width
-            return T(littleEndian: value)
+            guard position + MemoryLayout<T>.size <= bytes.count else { return nil }
+            defer { position += MemoryLayout<T>.size }
+            return T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
         }
     }
 }
