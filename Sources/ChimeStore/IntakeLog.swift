@@ -1,3 +1,4 @@
+import ChimeCore
 import Glibc
 
 /// An append-only file of store rows, written before chimed replies to a Notify so the reply
@@ -97,21 +98,11 @@ final class IntakeLog {
         size = 0
     }
 
-    /// FNV-1a over 8-byte little-endian words, the last one padded with zeros: it tells a record
-    /// cut short or overwritten from a whole one, at a fraction of a byte-wise hash's cost.
+    /// Tells a record cut short or overwritten from a whole one.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* 0x100_0000_01b3
-            offset += 8
-        }
-        if offset < bytes.count {
-            var last: UInt64 = 0
-            withUnsafeMutableBytes(of: &last) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
-            hash = (hash ^ UInt64(littleEndian: last)) &* 0x100_0000_01b3
-        }
-        return hash
+        var hash = WordHash()
+        hash.combine(bytes)
+        return hash.value
     }
 
     private struct Writer {

@@ -13,11 +13,12 @@ public struct RepeatDetector: Sendable {
             app = request.appIdentity
             summary = request.summary
             body = request.body
-            var hasher = Hasher()
-            hasher.combine(app)
-            hasher.combine(summary)
-            hasher.combine(body)
-            digest = hasher.finalize()
+            // Compared in full on a match, and hashed again (seeded) by the dictionary.
+            var hash = WordHash()
+            hash.combine(app)
+            hash.combine(summary)
+            hash.combine(body)
+            digest = Int(truncatingIfNeeded: hash.value)
         }
 
         public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
