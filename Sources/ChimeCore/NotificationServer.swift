@@ -79,7 +79,9 @@ public struct NotificationServer: Sendable {
         open[notification.id] = notification
         enforceImageBudget()
         if let expires { expiries.insert(notification.id, at: expires) }
-        return (notification.id, [state == .presented ? .presented(notification) : .stored(notification)] + closeOverHardLimit())
+        var events: [ServerEvent] = [state == .presented ? .presented(notification) : .stored(notification)]
+        if open.count > settings.hardOpenLimit { events += closeOverLimit() }
+        return (notification.id, events)
     }
 
     /// The open notification this request replaces: its replaces_id, else a stack tag of the same app.

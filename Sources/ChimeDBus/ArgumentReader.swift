@@ -1,5 +1,6 @@
 import CDBus
 import ChimeCore
+import Glibc
 
 /// Reads a message's arguments from its wire bytes, in order: typed reads for the calls that come
 /// often (Notify) and `all()` for the rest. libdbus validated every byte when the message arrived
@@ -32,7 +33,8 @@ public struct ArgumentReader {
     public init(_ message: Message) {
         wire = Wire(message.raw)
         bytes = UnsafeRawBufferPointer(start: wire.start, count: wire.count)
-        signature = Array(String(cString: dbus_message_get_signature(message.raw)).utf8)
+        let raw = dbus_message_get_signature(message.raw)!
+        signature = Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
         guard bytes.count >= 16 else {
             (swapped, nextType) = (false, signature.count)
             return
@@ -79,9 +81,23 @@ public struct ArgumentReader {
         while position < end {
             align(8)
             let key = readString()
-            pairs.append((key, value(of: readSignature()).unwrapped))
+            pairs.append((key, variantValue().unwrapped))
         }
         return pairs
+    }
+
+    /// A variant's value. Hints are nearly always of one basic type, whose one-letter signature
+    /// is read in place instead of being copied out first.
+    private mutating func variantValue() -> BusValue {
+        guard position + 2 < bytes.count, bytes[position] == 1, bytes[position + 2] == 0,
+              let basic = Self.basicTypes[Int(bytes[position + 1])] else { return value(of: readSignature()) }
+        position += 3
+        return value(of: basic)
+    }
+
+    /// Each basic type's one-letter signature, by its code, made once.
+    private static let basicTypes: [ArraySlice<UInt8>?] = (0..<256).map { code in
+        "ybnqiuxtdhsog".utf8.contains(UInt8(code)) ? [UInt8(code)][...] : nil
     }
 
     /// Every argument not read yet.

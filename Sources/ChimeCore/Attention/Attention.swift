@@ -103,7 +103,8 @@ public struct Attention: Sendable {
         }
         let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision, repeating: repeating)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
-        events += result.events
+        // Usually nothing came before: take the array rather than copy each event into another.
+        if events.isEmpty { events = result.events } else { events += result.events }
         let isRepeat = (server.notification(result.id)?.repeatCount ?? 1) > 1
         if !isRepeat, let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
            soundThrottle.admit(choice.level, at: now.monotonic, gap: settings.sounds.minimumGap),
