@@ -2,12 +2,21 @@
 /// what a killed chimed logged but SQLite never took.
 extension NotificationStore {
     /// Writes the intake's rows into SQLite, with the sequence number of the last, in one
-    /// transaction (the caller's, if it holds one), so a row is never put in twice.
+    /// transaction (the caller's, if it holds one), so a row is never put in twice. They leave
+    /// the intake when that transaction commits (`commitTransaction`).
     func applyIntake() {
-        let rows = intake
-        intake = []
         let opened = holdCommits()
-        for row in rows { insert(row) }
+        for row in intake[intakeInTransaction...] {
+            guard insert(row) else {
+                // SQLite rolls the whole transaction back after a full disk: nothing of the
+                // intake is in it any more, and the rows wait for the next commit.
+                if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
+                holding = false
+                intakeInTransaction = 0
+                return
+            }
+            intakeInTransaction += 1
+        }
         recordApplied(nextIntakeSequence - 1)
         if opened { commitTransaction() }
     }
@@ -23,13 +32,20 @@ extension NotificationStore {
         let missing = records.filter { $0.sequence > applied }
         nextIntakeSequence = max(applied, records.last?.sequence ?? 0) + 1
         if !missing.isEmpty {
-            let opened = holdCommits()
-            for record in missing { insert(record.values) }
+            holdCommits()
+            let allIn = missing.allSatisfy { insert($0.values) }
             recordApplied(nextIntakeSequence - 1)
-            if opened { commitTransaction() }
+            // Unless SQLite now holds all the log had, the rows wait in the intake for the
+            // next commit, as if they had just been recorded, and the log stays.
+            guard allIn, commitTransaction() else {
+                if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
+                holding = false
+                intake = missing.map(\.values)
+                return
+            }
             report("intake", "put \(missing.count) notification(s) into the center from \(path)-intake, which chimed had acknowledged before it stopped")
         }
-        if !sqlite.inTransaction { intakeLog.clear() }
+        intakeLog.clear()
     }
 
     private func recordApplied(_ sequence: Int64) {

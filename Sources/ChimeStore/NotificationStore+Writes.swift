@@ -17,6 +17,11 @@ extension NotificationStore {
             insert(row)
             return
         }
+        if intake.count >= Self.intakeLimit {
+            intake.removeFirst(intake.count - Self.intakeLimit + 1)
+            intakeInTransaction = 0
+            report("intake-limit", "\(path) has not taken new notifications for a while; the oldest wait in \(path)-intake for the next start")
+        }
         intake.append(row)
         nextIntakeSequence += 1
     }
@@ -57,10 +62,16 @@ extension NotificationStore {
             unread=?20, repeat_count=?21, focus=?22, snooze_until=?23
         """
 
-    /// Writes one row into SQLite (in the open transaction, if any).
-    func insert(_ row: [SQLiteDatabase.Value]) {
+    /// Writes one row into SQLite (in the open transaction, if any); false when it failed.
+    @discardableResult
+    func insert(_ row: [SQLiteDatabase.Value]) -> Bool {
         beginIfHolding()
-        attempt("record") { () throws(StoreError) in try sqlite.run(Self.insertSQL, row) }
+        var done = false
+        attempt("record") { () throws(StoreError) in
+            try sqlite.run(Self.insertSQL, row)
+            done = true
+        }
+        return done
     }
 
     /// Closed: reason 2 (the user) and 3 (the app) also read it; a banner that timed out stays
@@ -115,23 +126,37 @@ extension NotificationStore {
     /// Opens the transaction `holdCommits` asked for, before the first write.
     func beginIfHolding() {
         guard holding, !sqlite.inTransaction else { return }
+        intakeInTransaction = 0  // a new transaction holds none of the intake
         attempt("begin a transaction") { () throws(StoreError) in try sqlite.run("BEGIN") }
     }
 
     /// Commits the open transaction without the intake: what a turn changed besides recording
     /// notifications is durable before its replies go; the intake already is (its log).
-    public func commitTransaction() {
+    /// False when it failed: then the intake's rows it held stay in the intake for the next commit.
+    @discardableResult
+    public func commitTransaction() -> Bool {
         holding = false
-        guard sqlite.inTransaction else { return }
-        attempt("commit") { () throws(StoreError) in try sqlite.run("COMMIT") }
-        if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
+        defer { intakeInTransaction = 0 }
+        // A failed statement may have made SQLite roll the transaction back already.
+        guard sqlite.inTransaction else { return intakeInTransaction == 0 }
+        var committed = false
+        attempt("commit") { () throws(StoreError) in
+            try sqlite.run("COMMIT")
+            committed = true
+        }
+        if committed {
+            intake.removeFirst(intakeInTransaction)
+        } else if sqlite.inTransaction {
+            try? sqlite.execute("ROLLBACK")
+        }
+        return committed
     }
 
     /// Commits everything: the intake's rows (and how far the log has been applied) and what
     /// `holdCommits` gathered. A failed commit (a full disk) is said once and rolled back, and
     /// chimed goes on; the rows stay in the log for the next start.
     public func commit() {
-        if !intake.isEmpty {
+        if intakeInTransaction < intake.count {
             holdCommits()
             applyIntake()
         }

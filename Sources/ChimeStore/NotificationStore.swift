@@ -10,8 +10,13 @@ import Glibc
 public final class NotificationStore {
     let sqlite: SQLiteDatabase
     public let path: String
-    /// Rows in the intake log that SQLite does not hold yet, oldest first.
+    /// Rows in the intake log that SQLite has not committed yet, oldest first. A failed commit
+    /// (a full disk) leaves them here for the next one.
     var intake: [[SQLiteDatabase.Value]] = []
+    /// How many of the first rows of `intake` the open transaction holds.
+    var intakeInTransaction = 0
+    /// Rows kept for SQLite while its commits fail; past it the oldest wait in the log alone.
+    static let intakeLimit = 10_000
     /// nil when the log cannot be opened: rows then go to SQLite directly, before the reply.
     let intakeLog: IntakeLog?
     /// The sequence number of the next row logged; SQLite keeps the last one it took.
@@ -21,7 +26,7 @@ public final class NotificationStore {
     /// here, so it sees (and acts after) every notification recorded before it.
     var database: SQLiteDatabase {
         beginIfHolding()
-        if !intake.isEmpty { applyIntake() }
+        if intakeInTransaction < intake.count { applyIntake() }
         return sqlite
     }
     /// Whether `holdCommits` asked for a transaction that `commitTransaction` has not ended.

@@ -83,6 +83,29 @@ import Testing
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
     }
 
+    @Test func rowsAFailedCommitDidNotTakeWaitForTheNextOne() throws {
+        var said: [String] = []
+        let store = try NotificationStore(path: path) { _, message in said.append(message) }
+        store.record(notification(1), wall: 1)
+        store.commit()
+        // SQLite's own "disk full": no page beyond those the file has now.
+        var pages: Int64 = 0
+        try store.sqlite.run("PRAGMA page_count") { pages = $0.integer(0) }
+        try store.sqlite.execute("PRAGMA max_page_count = \(pages)")
+        for id in 2...40 { store.record(notification(UInt32(id), summary: String(repeating: "long ", count: 100)), wall: 2) }
+        store.commit()
+        #expect(said.contains { $0.contains("is full") }, "\(said)")
+        #expect(store.intake.count == 39, "kept for the next commit")
+        store.checkpoint()
+        #expect(fileSize(path + "-intake") > 0, "the log is kept while SQLite lacks its rows")
+        try store.sqlite.execute("PRAGMA max_page_count = 1000000")
+        store.commit()
+        #expect(store.intake.isEmpty)
+        #expect(store.ids(app: nil) == Array(1...40))
+        store.checkpoint()
+        #expect(fileSize(path + "-intake") == 0)
+    }
+
     @Test func aDamagedTailLosesOnlyItself() throws {
         do {
             let store = try NotificationStore(path: path)
