@@ -74,9 +74,7 @@ public final class Daemon {
         }
         snoozeTimer = DeadlineTimer { [unowned self] in apply(attention.wakeSnoozed(now: now)) }
         // A turn's replies wait for what it changed to be durable; its new notifications already
-        // are (the store's intake log), so SQLite takes them once the replies have gone: a
-        // sequential sender's next call is on its way meanwhile, through dbus-daemon and the
-        // sender itself, while the other core does SQLite's work.
+        // are (the store's intake log), so SQLite takes them once the replies have gone.
         objects.beforeSending = { [unowned self] in store?.commitTransaction() }
         objects.afterSending = { [unowned self] in store?.commit() }
         objects.export(notificationsInterface(), at: Self.notificationsPath)

@@ -13,11 +13,13 @@ extension NotificationStore {
         let row = Self.row(notification, wall: wall)
         guard let intakeLog, intakeLog.append(row, sequence: nextIntakeSequence) else {
             // Without a log (or when it cannot take the row) the row goes straight to SQLite,
-            // whose commit before the reply then makes it durable.
+            // whose commit before the reply then makes it durable; after the rows recorded
+            // before it, so an older version of the same notification cannot land on top.
+            if intakeInTransaction < intake.count { applyIntake() }
             insert(row)
             return
         }
-        if intake.count >= Self.intakeLimit {
+        if intake.count >= Self.intakeLimit, intakeInTransaction == 0 {
             intake.removeFirst(intake.count - Self.intakeLimit + 1)
             intakeInTransaction = 0
             report("intake-limit", "\(path) has not taken new notifications for a while; the oldest wait in \(path)-intake for the next start")
@@ -154,7 +156,7 @@ extension NotificationStore {
 
     /// Commits everything: the intake's rows (and how far the log has been applied) and what
     /// `holdCommits` gathered. A failed commit (a full disk) is said once and rolled back, and
-    /// chimed goes on; the rows stay in the log for the next start.
+    /// chimed goes on; the intake's rows wait for the next commit, and in the log for the next start.
     public func commit() {
         if intakeInTransaction < intake.count {
             holdCommits()
