@@ -1,10 +1,18 @@
-/// Incoming messages waiting to be handled, one queue per sender, taken in turn: a client
+/// Incoming messages waiting to be handled, one lane per sender, taken in turn: a client
 /// that floods waits behind itself, and another client's call is handled within one round.
+///
+/// Every message passes through here, so it is kept cheap: a sender's lane is found by comparing
+/// unique names (":1.42", short enough to be compared as two words) along the few lanes there
+/// are, where dictionaries keyed by sender cost several string hashes per message.
 struct FairQueue {
-    private var queues: [String: [Message]] = [:]
-    private var heads: [String: Int] = [:]
+    private struct Lane {
+        let sender: String
+        var messages: [Message]
+        var head = 0
+    }
+
     /// Senders with waiting messages, in the order they are served.
-    private var turn: [String] = []
+    private var lanes: [Lane] = []
     private var cursor = 0
     private(set) var count = 0
 
@@ -12,33 +20,29 @@ struct FairQueue {
 
     mutating func append(_ message: Message) {
         let sender = message.sender ?? ""
-        if queues[sender] == nil {
-            queues[sender] = []
-            heads[sender] = 0
-            turn.append(sender)
-        }
-        queues[sender]!.append(message)
         count += 1
+        if let index = lanes.firstIndex(where: { $0.sender == sender }) {
+            lanes[index].messages.append(message)
+        } else {
+            lanes.append(Lane(sender: sender, messages: [message]))
+        }
     }
 
     /// The next message, from the next sender in turn.
     mutating func next() -> Message? {
-        guard !turn.isEmpty else { return nil }
-        if cursor >= turn.count { cursor = 0 }
-        let sender = turn[cursor]
-        let head = heads[sender]!
-        let message = queues[sender]![head]
+        guard !lanes.isEmpty else { return nil }
+        if cursor >= lanes.count { cursor = 0 }
+        let head = lanes[cursor].head
+        let message = lanes[cursor].messages[head]
         count -= 1
-        if head + 1 == queues[sender]!.count {
-            queues[sender] = nil
-            heads[sender] = nil
-            turn.remove(at: cursor)
+        if head + 1 == lanes[cursor].messages.count {
+            lanes.remove(at: cursor)
         } else {
-            heads[sender] = head + 1
+            lanes[cursor].head = head + 1
             // Drop what was taken now and then, so a long flood does not keep it all.
             if head + 1 >= 1_024 {
-                queues[sender]!.removeFirst(head + 1)
-                heads[sender] = 0
+                lanes[cursor].messages.removeFirst(head + 1)
+                lanes[cursor].head = 0
             }
             cursor += 1
         }

@@ -28,6 +28,20 @@ import Testing
         #expect(queue.isEmpty)
     }
 
+    @Test func sendersTakeTurnsAndOneThatComesBackQueuesAtTheEnd() {
+        var queue = FairQueue()
+        for index in 0..<3 { queue.append(call(from: ":1.1", index)) }
+        queue.append(call(from: ":1.2", 0))
+        for index in 0..<2 { queue.append(call(from: ":1.3", index)) }
+        var taken: [String] = []
+        for _ in 0..<2 { taken.append(queue.next()!.member!) }
+        // :1.2's one call is taken; its next one joins the round after :1.3, whose turn is next.
+        queue.append(call(from: ":1.2", 1))
+        while let message = queue.next() { taken.append("\(message.sender!) \(message.member!)") }
+        #expect(taken == ["M0", "M0", ":1.3 M0", ":1.2 M1", ":1.1 M1", ":1.3 M1", ":1.1 M2"])
+        #expect(queue.isEmpty && queue.count == 0)
+    }
+
     @Test func longQueuesAreCompactedAsTheyAreServed() {
         var queue = FairQueue()
         for index in 0..<3_000 { queue.append(call(from: ":1.1", index)) }
