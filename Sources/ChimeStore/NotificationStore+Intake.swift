@@ -7,21 +7,16 @@ extension NotificationStore {
     func applyIntake() {
         let opened = holdCommits()
         for row in intake[intakeInTransaction...] {
-            guard insert(row) else {
-                // SQLite rolls the whole transaction back after a full disk: nothing of the
-                // intake is in it any more, and the rows wait for the next commit.
-                if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
-                holding = false
-                intakeInTransaction = 0
-                return
-            }
+            guard insert(row) else { return abandonTransaction() }
             intakeInTransaction += 1
         }
         recordApplied(nextIntakeSequence - 1)
         if opened { commitTransaction() }
     }
 
-    /// At start: the rows of the log past the last one SQLite took, put in as they were logged.
+    /// At start: the rows of the log past the last one SQLite took go into the intake, as if just
+    /// recorded, and are committed at once; the log is emptied once SQLite holds them all (if it
+    /// cannot take them now, they wait for the next commit, and the log for the next start).
     func replayIntake() {
         guard let intakeLog else { return }
         var applied: Int64 = 0
@@ -29,21 +24,13 @@ extension NotificationStore {
             try sqlite.run("SELECT applied FROM intake") { applied = $0.integer(0) }
         }
         let records = intakeLog.records()
-        let missing = records.filter { $0.sequence > applied }
         nextIntakeSequence = max(applied, records.last?.sequence ?? 0) + 1
-        if !missing.isEmpty {
-            holdCommits()
-            let allIn = missing.allSatisfy { insert($0.values) }
-            recordApplied(nextIntakeSequence - 1)
-            // Unless SQLite now holds all the log had, the rows wait in the intake for the
-            // next commit, as if they had just been recorded, and the log stays.
-            guard allIn, commitTransaction() else {
-                if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
-                holding = false
-                intake = missing.map(\.values)
-                return
-            }
-            report("intake", "put \(missing.count) notification(s) into the center from \(path)-intake, which chimed had acknowledged before it stopped")
+        intake = records.filter { $0.sequence > applied }.map(\.values)
+        let missing = intake.count
+        commit()
+        guard intake.isEmpty else { return }
+        if missing > 0 {
+            report("intake", "put \(missing) notification(s) into the center from \(path)-intake, which chimed had acknowledged before it stopped")
         }
         intakeLog.clear()
     }

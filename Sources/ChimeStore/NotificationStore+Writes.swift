@@ -68,12 +68,7 @@ extension NotificationStore {
     @discardableResult
     func insert(_ row: [SQLiteDatabase.Value]) -> Bool {
         beginIfHolding()
-        var done = false
-        attempt("record") { () throws(StoreError) in
-            try sqlite.run(Self.insertSQL, row)
-            done = true
-        }
-        return done
+        return attempt("record") { () throws(StoreError) in try sqlite.run(Self.insertSQL, row) }
     }
 
     /// Closed: reason 2 (the user) and 3 (the app) also read it; a banner that timed out stays
@@ -141,17 +136,21 @@ extension NotificationStore {
         defer { intakeInTransaction = 0 }
         // A failed statement may have made SQLite roll the transaction back already.
         guard sqlite.inTransaction else { return intakeInTransaction == 0 }
-        var committed = false
-        attempt("commit") { () throws(StoreError) in
-            try sqlite.run("COMMIT")
-            committed = true
+        guard attempt("commit", { () throws(StoreError) in try sqlite.run("COMMIT") }) else {
+            abandonTransaction()
+            return false
         }
-        if committed {
-            intake.removeFirst(intakeInTransaction)
-        } else if sqlite.inTransaction {
-            try? sqlite.execute("ROLLBACK")
-        }
-        return committed
+        intake.removeFirst(intakeInTransaction)
+        return true
+    }
+
+    /// After a failed write: rolls back whatever SQLite still holds open (after a full disk it has
+    /// rolled the whole transaction back itself), so no later write joins a half-done one. The
+    /// intake's rows stay for the next commit.
+    func abandonTransaction() {
+        if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
+        holding = false
+        intakeInTransaction = 0
     }
 
     /// Commits everything: the intake's rows (and how far the log has been applied) and what

@@ -93,14 +93,18 @@ public final class NotificationStore {
 
     /// A failed write never takes a notification down: chimed goes on, and each kind of failure
     /// (a full disk, an I/O error) is said once, whichever statement met it first.
-    func attempt(_ what: String, _ body: () throws(StoreError) -> Void) {
+    /// True when `body` succeeded.
+    @discardableResult
+    func attempt(_ what: String, _ body: () throws(StoreError) -> Void) -> Bool {
         do {
             try body()
+            return true
         } catch {
             let full = error.code & 0xff == SQLITE_FULL
             report("error-\(error.code & 0xff)", full
                 ? "the disk holding \(path) is full: notifications are still delivered but not kept in the center until there is room"
                 : "cannot \(what) in \(path): \(error)")
+            return false
         }
     }
 }

@@ -89,14 +89,6 @@ final class SQLiteDatabase {
             text.withUTF8 { sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count), SQLiteDatabase.transient) }
         }
 
-        mutating func integer(_ number: Int64?) {
-            if let number { integer(number) } else { null() }
-        }
-
-        mutating func text(_ text: String?) {
-            if let text { self.text(text) } else { null() }
-        }
-
         mutating func null() {
             position += 1
             sqlite3_bind_null(statement, position)
