@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore", "ChimeStore"]),
         .testTarget(name: "ChimePresenterTests", dependencies: ["ChimePresenter"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport"]),
 
         // Child processes and a headless PulseAudio, shared by the bus tests and the benchmark.
         .target(name: "ChimeTestSupport", path: "Tests/Support"),

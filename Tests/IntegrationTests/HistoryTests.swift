@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeStore
 import ChimeTestSupport
 import Foundation
 import Glibc
@@ -25,6 +26,29 @@ import Testing
         let json = try bus.chimectl("history", "--json", "--limit", "1").stdout
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
         #expect(parsed?.first?["summary"] as? String == "after restart")
+    }
+
+    /// What a chimed killed between its reply and SQLite's commit left: the row in the intake log
+    /// only. The next chimed puts it into the center, says so, and hands out ids past it.
+    @Test func aNotificationOnlyTheIntakeLogHeldIsInTheCenterAfterARestart() throws {
+        let bus = try TestBus(daemon: false)
+        let state = bus.directory.appendingPathComponent("state/chime")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        do {
+            let store = try NotificationStore(path: state.appendingPathComponent("chime.db").path)
+            let request = NotificationRequest(appName: "Mail", summary: "acknowledged, then killed", body: "x")
+            store.record(Notification(id: 41, request: request, sender: ":1.9", created: .init(milliseconds: 0),
+                                      updated: .init(milliseconds: 0), expires: nil),
+                         wall: Int64(Date().timeIntervalSince1970 * 1_000))  // not past the retention
+        }  // no commit: SQLite never took the row
+        try bus.startDaemon()
+        #expect(bus.daemon?.stderr.contains("put 1 notification(s) into the center") == true, "\(bus.daemon?.stderr ?? "")")
+        let history = try bus.chimectl("history")
+        #expect(history.stdout.hasSuffix("acknowledged, then killed"), "\(history)")
+        #expect(try bus.run("notify-send", ["-p", "next", "x"]).stdout == "42", "ids continue past it")
+        try bus.restartChimed()
+        #expect(bus.daemon?.stderr.contains("put 1") == false, "put in once")
+        #expect(try bus.chimectl("history").stdout.split(separator: "\n").count == 2)
     }
 
     @Test(arguments: [["history", "--state", "lost"], ["history", "--limit", "0"], ["history", "--limit", "many"], ["history", "--app"]])
