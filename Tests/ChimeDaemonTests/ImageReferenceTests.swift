@@ -3,11 +3,7 @@ import Testing
 @testable import ChimeDaemon
 
 @Suite struct ImageReferenceTests {
-    let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chime-image-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let folder = temporaryFolder("image")
 
     func file(_ name: String, _ bytes: [UInt8]) -> String {
         let path = folder.appendingPathComponent(name).path

@@ -6,18 +6,12 @@ import Testing
 /// The intake log: a recorded notification survives a crash before SQLite took it, is put in
 /// once, in order with what changed it, and a damaged log loses only its damaged tail.
 @Suite struct IntakeLogTests {
-    let folder: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chime-intake-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    let folder = temporaryFolder("intake").path
     var path: String { folder + "/chime.db" }
 
+    /// Text beyond ASCII, so the log's lengths are bytes, not characters.
     func notification(_ id: UInt32, summary: String = "s") -> ChimeCore.Notification {
-        let request = NotificationRequest(appName: "mail", summary: summary, body: "b é \u{1F514}",
-                                          actions: [Action(key: "default", label: "Open")])
-        return Notification(id: id, request: request, sender: ":1.1", created: .init(milliseconds: 0),
-                            updated: .init(milliseconds: 0), expires: nil)
+        storedNotification(id, summary: summary, body: "b é \u{1F514}")
     }
 
     func field(_ name: String, of id: UInt32, in store: NotificationStore) -> BusValue? {

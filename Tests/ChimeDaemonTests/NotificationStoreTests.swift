@@ -5,17 +5,10 @@ import Testing
 @testable import ChimeStore
 
 @Suite struct NotificationStoreTests {
-    let folder: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chime-store-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    let folder = temporaryFolder("store").path
 
     func notification(_ id: UInt32, app: String = "mail", summary: String = "s") -> ChimeCore.Notification {
-        let request = NotificationRequest(appName: app, summary: summary, body: "b",
-                                          actions: [Action(key: "default", label: "Open")])
-        return Notification(id: id, request: request, sender: ":1.1", created: .init(milliseconds: 0),
-                            updated: .init(milliseconds: 0), expires: nil)
+        storedNotification(id, app: app, summary: summary)
     }
 
     @Test func sqliteKeepsNoMemoryStatistics() throws {
