@@ -128,20 +128,15 @@ extension NotificationStore {
     }
 
     /// Commits the open transaction without the intake: what a turn changed besides recording
-    /// notifications is durable before its replies go; the intake already is (its log).
-    /// False when it failed: then the intake's rows it held stay in the intake for the next commit.
-    @discardableResult
-    public func commitTransaction() -> Bool {
+    /// notifications is durable before its replies go; the intake already is (its log). When it
+    /// fails, the intake's rows it held stay in the intake for the next commit.
+    public func commitTransaction() {
         holding = false
         defer { intakeInTransaction = 0 }
         // A failed statement may have made SQLite roll the transaction back already.
-        guard sqlite.inTransaction else { return intakeInTransaction == 0 }
-        guard attempt("commit", { () throws(StoreError) in try sqlite.run("COMMIT") }) else {
-            abandonTransaction()
-            return false
-        }
+        guard sqlite.inTransaction else { return }
+        guard attempt("commit", { () throws(StoreError) in try sqlite.run("COMMIT") }) else { return abandonTransaction() }
         intake.removeFirst(intakeInTransaction)
-        return true
     }
 
     /// After a failed write: rolls back whatever SQLite still holds open (after a full disk it has
