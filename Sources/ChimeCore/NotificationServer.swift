@@ -80,7 +80,7 @@ public struct NotificationServer: Sendable {
         enforceImageBudget()
         if let expires { expiries.insert(notification.id, at: expires) }
         var events: [ServerEvent] = [state == .presented ? .presented(notification) : .stored(notification)]
-        if open.count > settings.hardOpenLimit { events += closeOverLimit() }
+        events += retireOverLimit()
         return (notification.id, events)
     }
 
@@ -114,9 +114,9 @@ public struct NotificationServer: Sendable {
         if let expires = notification.expires { expiries.insert(notification.id, at: expires) }
         if case .snoozed = notification.state { snoozedIDs.insert(notification.id) } else { snoozedIDs.remove(notification.id) }
         switch notification.state {
-        case .presented: return [.presented(notification)] + closeOverHardLimit()
+        case .presented: return [.presented(notification)] + retireOverLimit()
         case .snoozed: return [.snoozed(notification)]
-        default: return [.stored(notification)] + closeOverHardLimit()
+        default: return [.stored(notification)] + retireOverLimit()
         }
     }
 
@@ -252,24 +252,19 @@ public struct NotificationServer: Sendable {
         return lastID
     }
 
-    /// More notifications are open than `maximumOpen`: the daemon calls `closeOverLimit` when idle.
-    public var isOverOpenLimit: Bool { open.count > settings.maximumOpen }
-
-    private mutating func closeOverHardLimit() -> [ServerEvent] {
-        open.count > settings.hardOpenLimit ? closeOverLimit() : []
-    }
-
-    /// Past `maximumOpen`, the oldest notifications that would expire anyway, or sit in the
-    /// center without a banner, expire now (at most `count` of them); the center keeps them.
-    public mutating func closeOverLimit(atMost count: Int = .max) -> [ServerEvent] {
+    /// Past `maximumOpen`, the oldest notifications that would expire anyway, or sit in the center
+    /// without a banner, are retired: closed at once, so that a flood never grows the open set;
+    /// the center keeps them. Banners that never expire and held notifications stay.
+    private mutating func retireOverLimit() -> [ServerEvent] {
         guard open.count > settings.maximumOpen else { return [] }
         var events: [ServerEvent] = []
         var index = 0
-        while open.count > settings.maximumOpen, events.count < count, index < order.count {
+        while open.count > settings.maximumOpen, index < order.count {
             let id = order[index]
             index += 1
-            if let candidate = open[id], candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized {
-                events += remove(id, reason: .expired)
+            if let candidate = open[id], candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized,
+               let retired = takeOut(id) {
+                events.append(.retired(retired))
             }
         }
         // The scanned prefix holds only closed ids and ones that never expire: drop the closed ones
@@ -295,11 +290,17 @@ public struct NotificationServer: Sendable {
     }
 
     private mutating func remove(_ id: UInt32, reason: CloseReason) -> [ServerEvent] {
-        guard let notification = open.removeValue(forKey: id) else { return [] }
+        guard let notification = takeOut(id) else { return [] }
+        return [.closed(notification, reason)]
+    }
+
+    /// Takes a notification out of the open set and everything that tracks it.
+    private mutating func takeOut(_ id: UInt32) -> Notification? {
+        guard let notification = open.removeValue(forKey: id) else { return nil }
         snoozedIDs.remove(id)
         if !paused.isEmpty { paused[id] = nil }
         if let image = notification.request.hints.imageData { imageBytes -= image.pixels.count }
         if order.count > 2 * open.count + 64 { order.removeAll { open[$0] == nil } }
-        return [.closed(notification, reason)]
+        return notification
     }
 }

@@ -37,8 +37,12 @@ public final class Daemon {
     /// Banners on the screen, drawn by a process of chimed's own when there is a display.
     private let presenter: PresenterChild
     private let clock = LocalClock()
-    /// Whether an idle callback is closing what is open past the limit.
-    private var closingOverLimit = false
+    /// Retired past the open limit, their apps not yet told: they are told once the retiring stops.
+    private var retired = RetiredCloses()
+    /// Whether a timer or an idle callback is on its way to tell them.
+    private var closingRetired = false
+    /// Whether more were retired since the timer last looked: a flood still going.
+    private var retiredLately = false
     lazy var badges = BadgeBoard(objects: objects, current: { [unowned self] in attention.badge(for: $0) },
                                  changed: { [unowned self] in announceBadges($0) })
 
@@ -150,6 +154,10 @@ public final class Daemon {
         }
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
         loop.run()
+        // What was retired is closed: the center should say so, and apps still on the bus hear it.
+        store?.holdCommits()
+        closeRetired(retired.take(atMost: retired.count), wall: LocalClock.wallMilliseconds())
+        store?.commit()
         store?.checkpoint()
         presenter.stop()
         connection.releaseName(Self.notificationsName)
@@ -208,8 +216,9 @@ public final class Daemon {
         // (`beforeSending`, `afterSending`); from a timer it is now.
         if !events.isEmpty { store?.holdCommits() }
         for event in events { handle(event, wall: wall) }
+        if retired.isOverCapacity { closeRetired(retired.takeOverCapacity(), wall: wall) }
         if !objects.inTurn { store?.commit() }
-        closeOverLimitWhenIdle()
+        closeRetiredWhenQuiet()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
         badges.mayHaveChanged(attention.unread.takeChanged())
@@ -249,6 +258,14 @@ public final class Daemon {
             if notification.state == .presented {
                 emitControl("Withdrawn", [.uint32(notification.id), .uint32(reason.rawValue)])
             }
+        case .retired(let notification):
+            // A banner leaves the screen now; the app hears of it, and the center marks it
+            // closed, when chimed is idle.
+            if notification.state == .presented {
+                emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.expired.rawValue)])
+            }
+            retired.append(notification.id)
+            retiredLately = true
         case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
             break
         case .actionInvoked(let notification, let key):
@@ -282,7 +299,7 @@ public final class Daemon {
             store.delete(id)
         case .actionInvoked(let notification, _), .replied(let notification, _):
             store.markRead(notification.id, dismissed: false, wall: wall)
-        case .playSound:
+        case .retired, .playSound:
             break
         }
     }
@@ -296,19 +313,43 @@ public final class Daemon {
         apply([])
     }
 
-    /// Past the open limit the oldest open notifications are closed when the loop is idle, a batch
-    /// at a time, so that closing them (a signal and a store update each) never delays the reply
-    /// to the Notify, restore or wake-up that went over. A flood that leaves no idle moment meets
-    /// the hard limit instead. While it runs, the `apply` of its own batch schedules nothing more.
-    private func closeOverLimitWhenIdle() {
-        guard attention.server.isOverOpenLimit, !closingOverLimit else { return }
-        closingOverLimit = true
-        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
-            let events = attention.server.closeOverLimit(atMost: 64)
-            apply(events)
-            if !events.isEmpty, attention.server.isOverOpenLimit { return true }
-            closingOverLimit = false
+    /// Tells apps of their notifications retired past the open limit once no more have been
+    /// retired for a tenth of a second (the flood is over), a batch per idle turn: each is a
+    /// NotificationClosed and a store update that no reply waits for, and inside a flood they
+    /// would cost the bus, the flooding app and every other app's calls as much as the
+    /// notifications themselves. A flood that never pauses meets `RetiredCloses.capacity`.
+    private func closeRetiredWhenQuiet() {
+        guard !retired.isEmpty, !closingRetired else { return }
+        closingRetired = true
+        retiredLately = false
+        GLibSources.timeout(milliseconds: 100) { [unowned self] in
+            if retiredLately {
+                retiredLately = false
+                return true
+            }
+            GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
+                guard !retiredLately else {
+                    // The flood came back: wait for it to pause again.
+                    closingRetired = false
+                    closeRetiredWhenQuiet()
+                    return false
+                }
+                store?.holdCommits()
+                closeRetired(retired.take(atMost: 64), wall: LocalClock.wallMilliseconds())
+                store?.commit()
+                if !retired.isEmpty { return true }
+                closingRetired = false
+                return false
+            }
             return false
+        }
+    }
+
+    private func closeRetired(_ ids: [UInt32], wall: Int64) {
+        // One put back meanwhile (restored from the center) is open again: nothing to tell.
+        for id in ids where attention.server.notification(id) == nil {
+            emitNotifications("NotificationClosed", [.uint32(id), .uint32(CloseReason.expired.rawValue)])
+            store?.recordClosed(id, reason: .expired, wall: wall)
         }
     }
 

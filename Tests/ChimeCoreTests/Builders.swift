@@ -28,10 +28,15 @@ extension ServerEvent {
         return nil
     }
 
+    var retiredID: UInt32? {
+        if case .retired(let notification) = self { return notification.id }
+        return nil
+    }
+
     var id: UInt32 {
         switch self {
         case .presented(let n), .stored(let n), .closed(let n, _), .actionInvoked(let n, _), .replied(let n, _),
-             .playSound(let n, _), .snoozed(let n): n.id
+             .playSound(let n, _), .snoozed(let n), .retired(let n): n.id
         case .read(let id, _), .deleted(let id): id
         }
     }

@@ -195,35 +195,30 @@ import Testing
 }
 
 @Suite struct OpenLimitTests {
-    @Test func pastTheLimitTheOldestExpiringNotificationsExpireEarly() throws {
+    @Test func pastTheLimitTheOldestExpiringNotificationsAreRetiredAtOnce() throws {
         var server = NotificationServer(settings: ServerSettings(maximumOpen: 3))
         let sticky = try server.notify(.make(timeout: 0), from: ":1.1", now: .at(0)).id
-        var closed: [UInt32] = []
+        var retired: [UInt32] = []
         for _ in 0..<5 {
-            closed += try server.notify(.make(), from: ":1.1", now: .at(0)).events.compactMap {
-                if case .closed(let n, .expired) = $0 { n.id } else { nil }
-            }
+            retired += try server.notify(.make(), from: ":1.1", now: .at(0)).events.compactMap(\.retiredID)
+            #expect(server.count <= 3, "the Notify that went over brings the count back itself")
         }
-        #expect(server.count == 3)
-        #expect(closed == [2, 3, 4], "the oldest that could expire, never the one that stays until closed")
+        #expect(retired == [2, 3, 4], "the oldest that could expire, never the one that stays until closed")
         #expect(server.notification(sticky) != nil)
+        #expect(server.notification(2) == nil)
+        #expect(throws: RequestError.unknownNotification(2)) { try server.close(2, caller: ":1.1") }
     }
 
-    @Test func aNotifyClosesOthersOnlyPastTheHardLimitAndTheRestWaitsForCloseOverLimit() throws {
-        var server = NotificationServer(settings: ServerSettings(maximumOpen: 16))
-        #expect(server.settings.hardOpenLimit == 18)
-        var closedByNotify: [UInt32] = []
-        for _ in 0..<18 {
-            closedByNotify += try server.notify(.make(), from: ":1.1", now: .at(0)).events.compactMap(\.closedID)
+    @Test func quietNotificationsAreRetiredAndHeldOnesStay() throws {
+        var server = NotificationServer(settings: ServerSettings(maximumOpen: 2))
+        func decision(hold: DeliveryDecision.Hold?) -> DeliveryDecision {
+            DeliveryDecision(level: .active, drop: nil, hold: hold, banner: false, sound: false, redacted: false,
+                             inCenter: true, countsTowardBadge: true, expires: true)
         }
-        #expect(closedByNotify.isEmpty && server.count == 18 && server.isOverOpenLimit)
-        #expect(server.closeOverLimit(atMost: 1).compactMap(\.closedID) == [1])
-        #expect(server.closeOverLimit().compactMap(\.closedID) == [2])
-        #expect(!server.isOverOpenLimit && server.closeOverLimit().isEmpty)
-        // Past the hard limit the Notify itself brings the count back to the limit.
-        for _ in 0..<3 {
-            closedByNotify += try server.notify(.make(), from: ":1.1", now: .at(0)).events.compactMap(\.closedID)
-        }
-        #expect(closedByNotify == [3, 4, 5] && server.count == 16)
+        let kept = try server.notify(.make(), from: ":1.1", now: .at(0), decision: decision(hold: .summary)).id
+        let quiet = try server.notify(.make(), from: ":1.1", now: .at(0), decision: decision(hold: nil)).id
+        let events = try server.notify(.make(), from: ":1.1", now: .at(0), decision: decision(hold: nil)).events
+        #expect(events.compactMap(\.retiredID) == [quiet])
+        #expect(server.notification(kept) != nil)
     }
 }

@@ -138,8 +138,8 @@ import Testing
         #expect(bus.daemon?.line(onStderr: true, timeout: 5) { $0.contains("spam is over its rate limit") } != nil)
     }
 
-    /// Past 2,000 open the oldest quiet ones are closed (the center keeps them), once chimed has
-    /// answered: they are closed when it is idle, not before the reply that went over.
+    /// Past 2,000 open the oldest quiet ones are retired at once (the center keeps them); their
+    /// apps hear NotificationClosed, and the center marks them closed, once the flood pauses.
     @Test func pastTheOpenLimitTheOldestAreClosedOnceTheFloodIsAnswered() throws {
         // A rate limit that refills too slowly to matter, so exactly the first 20 are banners.
         let bus = try TestBus(config: "[general]\nhistory-max = 100000\nrate-limit-burst = 20\nrate-limit-per-minute = 1\n")
@@ -151,6 +151,9 @@ import Testing
                                                 arguments: TestClient.notifyArguments(summary: "flood \(index)", timeout: 0)))
         }
         #expect(flooder.waitUntil(timeout: 60) { flooder.replies.count == 2_100 })
+        let open = try flooder.call("List", [], interface: "dev.chime.Chime1", path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
+        guard case .array(_, let openItems)? = open.first else { Issue.record("no list"); return }
+        #expect(openItems.count == 2_000, "retired as the flood went over, not later")
         // The first 20 are banners, which never expire here (timeout 0) and so are never closed
         // early; the next 100 went quietly to the center, and those go.
         let closed = { Set(flooder.signals(named: "NotificationClosed").compactMap { $0.arguments.first?.integer }) }
@@ -160,6 +163,12 @@ import Testing
                                       path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
         guard case .array(_, let items)? = stored.first else { Issue.record("no history"); return }
         #expect(items.count == 2_100, "the center keeps them")
+        var states: [Int64: String] = [:]
+        for entry in items.compactMap(\.vardictEntries) {
+            if let id = entry["id"]?.integer, let state = entry["state"]?.string { states[id] = state }
+        }
+        #expect((21...120).allSatisfy { states[Int64($0)] == "closed" }, "the center says they closed")
+        #expect(states[121] == "quiet" && states[20] == "presented")
     }
 
     @Test func badFiltersAndUnknownIdsAreClearErrors() throws {

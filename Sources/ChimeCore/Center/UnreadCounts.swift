@@ -44,7 +44,7 @@ public struct UnreadCounts: Sendable {
             markRead(notification.id)
         case .read(let id, _), .deleted(let id):
             markRead(id)
-        case .snoozed, .playSound:
+        case .snoozed, .retired, .playSound:
             break
         }
     }
