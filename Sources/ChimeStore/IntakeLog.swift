@@ -2,20 +2,24 @@ import ChimeCore
 import Glibc
 
 /// An append-only file of store rows, written before chimed replies to a Notify so the reply
-/// need not wait for SQLite: one `write(2)` makes a row survive `kill -9` (as a WAL commit with
-/// synchronous=NORMAL does, for a tenth of its work); SQLite takes the row once the reply is
-/// gone. At the next start, rows SQLite never took are put in from here (`records`).
+/// need not wait for SQLite: one `write(2)` makes a turn's rows survive `kill -9` (as a WAL
+/// commit with synchronous=NORMAL does, for a tenth of its work); SQLite takes the rows once the
+/// replies are gone. At the next start, rows SQLite never took are put in from here (`records`).
 ///
 /// A record: payload length (UInt32), a checksum of the payload (UInt64), then the payload: its
 /// sequence number (Int64), the number of values (UInt16) and each value as a tag byte (0 null,
 /// 1 integer as 8 bytes, 2 text as a UInt32 length and UTF-8), all little-endian. A record
 /// that is cut short or does not match its checksum (`checksum`) ends the log: it was never acknowledged.
 final class IntakeLog {
-    private let descriptor: Int32
+    let descriptor: Int32
+    /// Bytes in the file.
     private(set) var size: Int
-    /// Where a record is put together before its write: kept, and grown when a record needs it,
-    /// so an append allocates nothing once warm and writes each byte once.
-    private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    /// Records appended since the last `flush`, put together in place: the buffer is kept, and
+    /// grown when they need it, so an append allocates nothing once warm and writes each byte once.
+    private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 8)
+    private var pending = 0
+    /// The errno of the last write that failed.
+    private(set) var failure: Int32 = 0
     static let headerSize = 12
 
     init?(path: String) {
@@ -32,9 +36,8 @@ final class IntakeLog {
         scratch.deallocate()
     }
 
-    /// Appends one record. False when the whole record could not be written (a full disk);
-    /// nothing of it is then left in the log.
-    func append(_ values: [SQLiteDatabase.Value], sequence: Int64) -> Bool {
+    /// Appends one record to those the next `flush` writes.
+    func append(_ values: [SQLiteDatabase.Value], sequence: Int64) {
         var payload = 8 + 2
         for value in values {
             switch value {
@@ -43,12 +46,15 @@ final class IntakeLog {
             case .text(let text): payload += 5 + text.utf8.count
             }
         }
-        let total = Self.headerSize + payload
-        if scratch.count < total {
+        let start = pending
+        let end = start + Self.headerSize + payload
+        if scratch.count < end {
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(end, 2 * scratch.count), alignment: 8)
+            grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[..<pending]))
             scratch.deallocate()
-            scratch = .allocate(byteCount: max(total, 2 * scratch.count), alignment: 8)
+            scratch = grown
         }
-        var out = Writer(base: scratch.baseAddress!, position: Self.headerSize)
+        var out = Writer(base: scratch.baseAddress!, position: start + Self.headerSize)
         out.put(UInt64(bitPattern: sequence))
         out.put(UInt16(values.count))
         for value in values {
@@ -66,12 +72,21 @@ final class IntakeLog {
                 }
             }
         }
-        let record = UnsafeRawBufferPointer(rebasing: scratch[..<total])
-        var header = Writer(base: scratch.baseAddress!, position: 0)
+        var header = Writer(base: scratch.baseAddress!, position: start)
         header.put(UInt32(payload))
-        header.put(Self.checksum(UnsafeRawBufferPointer(rebasing: record[Self.headerSize...])))
-        let written = write(descriptor, record.baseAddress, total)
+        header.put(Self.checksum(UnsafeRawBufferPointer(rebasing: scratch[(start + Self.headerSize)..<end])))
+        pending = end
+    }
+
+    /// Writes the records appended since the last flush, in one `write(2)`. False when they could
+    /// not all be written (a full disk: `failure` says why); none of them is then left in the log.
+    func flush() -> Bool {
+        guard pending > 0 else { return true }
+        let total = pending
+        pending = 0
+        let written = write(descriptor, scratch.baseAddress, total)
         guard written == total else {
+            failure = written < 0 ? errno : ENOSPC
             if written > 0 { _ = ftruncate(descriptor, off_t(size)) }
             return false
         }

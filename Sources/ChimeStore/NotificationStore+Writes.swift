@@ -7,15 +7,14 @@ extension NotificationStore {
     static let heldStates = "('held-by-focus', 'held-for-summary', 'snoozed')"
 
     /// Records a notification as it now stands (new, replaced in place, held, snoozed). The row
-    /// goes to the intake log at once, so it survives `kill -9` from here on, and into SQLite at
-    /// the next `commit()` or before anything else touches the store (see `database`).
+    /// goes to the intake log with the turn's other rows (`commitTransaction`, before the turn's
+    /// replies), so it survives `kill -9` from then on, and into SQLite at the next `commit()` or
+    /// before anything else touches the store (see `database`).
     public func record(_ notification: Notification, wall: Int64) {
         let row = Self.row(notification, wall: wall)
-        guard let intakeLog, intakeLog.append(row, sequence: nextIntakeSequence) else {
-            // Without a log (or when it cannot take the row) the row goes straight to SQLite,
-            // whose commit before the reply then makes it durable; after the rows recorded
-            // before it, so an older version of the same notification cannot land on top.
-            if intakeInTransaction < intake.count { applyIntake() }
+        guard let intakeLog else {
+            // Without a log the row goes straight to SQLite, whose commit before the reply then
+            // makes it durable.
             insert(row)
             return
         }
@@ -24,6 +23,7 @@ extension NotificationStore {
             intakeInTransaction = 0
             report("intake-limit", "\(path) has not taken new notifications for a while; the oldest wait in \(path)-intake for the next start")
         }
+        intakeLog.append(row, sequence: nextIntakeSequence)
         intake.append(row)
         nextIntakeSequence += 1
     }
@@ -127,10 +127,16 @@ extension NotificationStore {
         attempt("begin a transaction") { () throws(StoreError) in try sqlite.run("BEGIN") }
     }
 
-    /// Commits the open transaction without the intake: what a turn changed besides recording
-    /// notifications is durable before its replies go; the intake already is (its log). When it
-    /// fails, the intake's rows it held stay in the intake for the next commit.
+    /// Makes what a turn changed durable before its replies go: the rows it recorded in one
+    /// write to the intake log, and the open transaction committed (without the intake, which
+    /// the log holds). When the log cannot take the rows (a full disk), SQLite takes them now, in
+    /// this commit. When the commit fails, the intake's rows it held stay for the next commit.
     public func commitTransaction() {
+        if let intakeLog, !intakeLog.flush() {
+            reportLogFailure(intakeLog)
+            holdCommits()
+            applyIntake()
+        }
         holding = false
         defer { intakeInTransaction = 0 }
         // A failed statement may have made SQLite roll the transaction back already.

@@ -101,10 +101,22 @@ public final class NotificationStore {
             return true
         } catch {
             let full = error.code & 0xff == SQLITE_FULL
-            report("error-\(error.code & 0xff)", full
-                ? "the disk holding \(path) is full: notifications are still delivered but not kept in the center until there is room"
-                : "cannot \(what) in \(path): \(error)")
+            report("error-\(error.code & 0xff)", full ? fullDisk : "cannot \(what) in \(path): \(error)")
             return false
+        }
+    }
+
+    /// Said once, whether SQLite or the intake log met the full disk first.
+    private var fullDisk: String {
+        "the disk holding \(path) is full: notifications are still delivered but not kept in the center until there is room"
+    }
+
+    func reportLogFailure(_ log: IntakeLog) {
+        let error = log.failure
+        if error == ENOSPC || error == EFBIG || error == EDQUOT {
+            report("error-\(SQLITE_FULL)", fullDisk)
+        } else {
+            report("intake-write", "cannot write \(path)-intake (\(String(cString: strerror(error)))); notifications go to the store before each reply instead")
         }
     }
 }

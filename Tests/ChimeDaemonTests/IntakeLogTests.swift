@@ -1,5 +1,6 @@
 import ChimeCore
 import Foundation
+import Glibc
 import Testing
 @testable import ChimeStore
 
@@ -25,6 +26,7 @@ import Testing
             store.record(notification(1), wall: 1)
             store.commit()
             store.record(notification(2, summary: "only in the log"), wall: 2)
+            store.commitTransaction()  // the turn ends: its reply goes
             #expect(try store.sqlite.count() == 1, "SQLite has not taken it yet")
         }  // dropped without a commit, as by kill -9 after the reply
         let store = try NotificationStore(path: path) { _, message in said.append(message) }
@@ -66,6 +68,7 @@ import Testing
             store.checkpoint()
             #expect(fileSize(path + "-intake") == 0)
             store.record(notification(2), wall: 2)
+            store.commitTransaction()
             #expect(fileSize(path + "-intake") > 0)
         }
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2])
@@ -73,6 +76,7 @@ import Testing
             let store = try NotificationStore(path: path)
             #expect(fileSize(path + "-intake") == 0, "emptied once SQLite took what it held")
             store.record(notification(3), wall: 3)
+            store.commitTransaction()
         }
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
     }
@@ -100,11 +104,44 @@ import Testing
         #expect(fileSize(path + "-intake") == 0)
     }
 
+    @Test func aTurnsRowsReachTheLogTogetherBeforeItsReplies() throws {
+        do {
+            let store = try NotificationStore(path: path)
+            for id in 1...3 { store.record(notification(UInt32(id)), wall: 1) }
+            #expect(fileSize(path + "-intake") == 0, "nothing written during the turn")
+            store.commitTransaction()  // the turn's end, before its replies
+            #expect(fileSize(path + "-intake") > 0)
+            store.record(notification(4), wall: 2)
+        }  // killed before the next turn ended: its Notify was never answered
+        #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
+    }
+
+    @Test func whenTheLogCannotTakeATurnsRowsSQLiteTakesThemBeforeTheReplies() throws {
+        var said: [String] = []
+        do {
+            let store = try NotificationStore(path: path) { _, message in said.append(message) }
+            store.record(notification(1), wall: 1)
+            store.commitTransaction()
+            // The log's file now answers every write as a full disk does.
+            let full = open("/dev/full", O_WRONLY)
+            #expect(dup2(full, store.intakeLog!.descriptor) >= 0)
+            close(full)
+            store.record(notification(2), wall: 2)
+            store.record(notification(3), wall: 2)
+            store.commitTransaction()
+            #expect(try store.sqlite.count() == 3, "the rows before the failed write too, in order")
+            #expect(store.intake.isEmpty)
+        }
+        #expect(said.count == 1 && said[0].contains("is full"), "\(said)")
+        #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
+    }
+
     @Test func aDamagedTailLosesOnlyItself() throws {
         do {
             let store = try NotificationStore(path: path)
             store.record(notification(1), wall: 1)
             store.record(notification(2), wall: 2)
+            store.commitTransaction()
         }
         let log = path + "-intake"
         let intact = fileSize(log)
@@ -112,6 +149,7 @@ import Testing
         do {
             let store = try NotificationStore(path: folder + "/other.db")
             store.record(notification(3), wall: 3)
+            store.commitTransaction()
         }
         let third = try Data(contentsOf: URL(fileURLWithPath: folder + "/other.db-intake"))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -125,9 +163,11 @@ import Testing
 
     @Test func aFlippedByteEndsTheLogThere() throws {
         let log = IntakeLog(path: path + "-intake")!
-        #expect(log.append([.integer(1), .text("first"), .null], sequence: 1))
+        log.append([.integer(1), .text("first"), .null], sequence: 1)
+        #expect(log.flush())
         let first = log.size
-        #expect(log.append([.integer(2), .text("second"), .null], sequence: 2))
+        log.append([.integer(2), .text("second"), .null], sequence: 2)
+        #expect(log.flush())
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path + "-intake"))
         var damaged = bytes
         damaged[first + 20] ^= 0xff

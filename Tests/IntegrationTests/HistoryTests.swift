@@ -40,6 +40,7 @@ import Testing
             store.record(Notification(id: 41, request: request, sender: ":1.9", created: .init(milliseconds: 0),
                                       updated: .init(milliseconds: 0), expires: nil),
                          wall: Int64(Date().timeIntervalSince1970 * 1_000))  // not past the retention
+            store.commitTransaction()  // the turn ended and its reply went
         }  // no commit: SQLite never took the row
         try bus.startDaemon()
         #expect(bus.daemon?.stderr.contains("put 1 notification(s) into the center") == true, "\(bus.daemon?.stderr ?? "")")
