@@ -8,8 +8,8 @@ public enum ServerEvent: Equatable, Sendable {
     /// Closed; NotificationClosed goes to everyone, as the spec has it.
     case closed(Notification, CloseReason)
     /// Closed early (reason 1, expired) to keep the open set within `maximumOpen`; the center
-    /// keeps it. Nobody waits for it, so the daemon tells the app when it is idle: a flood is
-    /// answered without a storm of signals inside it.
+    /// keeps it. Nobody waits for it, so the daemon tells the app once the flood pauses: a flood
+    /// is answered without a storm of signals inside it.
     case retired(Notification)
     /// The user chose an action: ActivationToken then ActionInvoked, to the sender only.
     case actionInvoked(Notification, key: String)

@@ -4,7 +4,7 @@ public struct ServerSettings: Equatable, Sendable {
     public var defaultTimeout: Duration = .seconds(5)
     /// Open notifications kept: past it, the oldest that can expire are retired (closed early,
     /// kept in the center), so a flood cannot grow the daemon without bound (nobody reads
-    /// thousands of banners). Their NotificationClosed waits until the daemon is idle.
+    /// thousands of banners). Their NotificationClosed waits for the flood to pause.
     public var maximumOpen = 2_000
 
     public init(defaultTimeout: Duration = .seconds(5), maximumOpen: Int = 2_000) {

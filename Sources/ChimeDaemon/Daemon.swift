@@ -37,12 +37,8 @@ public final class Daemon {
     /// Banners on the screen, drawn by a process of chimed's own when there is a display.
     private let presenter: PresenterChild
     private let clock = LocalClock()
-    /// Retired past the open limit, their apps not yet told: they are told once the retiring stops.
-    private var retired = RetiredCloses()
-    /// Whether a timer or an idle callback is on its way to tell them.
-    private var closingRetired = false
-    /// Whether more were retired since the timer last looked: a flood still going.
-    private var retiredLately = false
+    /// Notifications retired past the open limit whose apps are told once the flood pauses.
+    private lazy var retired = RetiredCloser { [unowned self] ids in closeRetired(ids) }
     lazy var badges = BadgeBoard(objects: objects, current: { [unowned self] in attention.badge(for: $0) },
                                  changed: { [unowned self] in announceBadges($0) })
 
@@ -155,9 +151,7 @@ public final class Daemon {
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
         loop.run()
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
-        store?.holdCommits()
-        closeRetired(retired.take(atMost: retired.count), wall: LocalClock.wallMilliseconds())
-        store?.commit()
+        retired.tellAll()
         store?.checkpoint()
         presenter.stop()
         connection.releaseName(Self.notificationsName)
@@ -216,9 +210,8 @@ public final class Daemon {
         // (`beforeSending`, `afterSending`); from a timer it is now.
         if !events.isEmpty { store?.holdCommits() }
         for event in events { handle(event, wall: wall) }
-        if retired.isOverCapacity { closeRetired(retired.takeOverCapacity(), wall: wall) }
         if !objects.inTurn { store?.commit() }
-        closeRetiredWhenQuiet()
+        retired.tellWhenQuiet()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
         badges.mayHaveChanged(attention.unread.takeChanged())
@@ -264,8 +257,7 @@ public final class Daemon {
             if notification.state == .presented {
                 emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.expired.rawValue)])
             }
-            retired.append(notification.id)
-            retiredLately = true
+            retired.add(notification.id)
         case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
             break
         case .actionInvoked(let notification, let key):
@@ -313,44 +305,16 @@ public final class Daemon {
         apply([])
     }
 
-    /// Tells apps of their notifications retired past the open limit once no more have been
-    /// retired for a tenth of a second (the flood is over), a batch per idle turn: each is a
-    /// NotificationClosed and a store update that no reply waits for, and inside a flood they
-    /// would cost the bus, the flooding app and every other app's calls as much as the
-    /// notifications themselves. A flood that never pauses meets `RetiredCloses.capacity`.
-    private func closeRetiredWhenQuiet() {
-        guard !retired.isEmpty, !closingRetired else { return }
-        closingRetired = true
-        retiredLately = false
-        GLibSources.timeout(milliseconds: 100) { [unowned self] in
-            if retiredLately {
-                retiredLately = false
-                return true
-            }
-            GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
-                guard !retiredLately else {
-                    // The flood came back: wait for it to pause again.
-                    closingRetired = false
-                    closeRetiredWhenQuiet()
-                    return false
-                }
-                store?.holdCommits()
-                closeRetired(retired.take(atMost: 64), wall: LocalClock.wallMilliseconds())
-                store?.commit()
-                if !retired.isEmpty { return true }
-                closingRetired = false
-                return false
-            }
-            return false
-        }
-    }
-
-    private func closeRetired(_ ids: [UInt32], wall: Int64) {
-        // One put back meanwhile (restored from the center) is open again: nothing to tell.
+    /// NotificationClosed, reason 1, for notifications retired past the open limit, and the center
+    /// marks them closed; one put back meanwhile (restored from the center) is open again.
+    private func closeRetired(_ ids: [UInt32]) {
+        let wall = LocalClock.wallMilliseconds()
+        store?.holdCommits()
         for id in ids where attention.server.notification(id) == nil {
             emitNotifications("NotificationClosed", [.uint32(id), .uint32(CloseReason.expired.rawValue)])
             store?.recordClosed(id, reason: .expired, wall: wall)
         }
+        if !objects.inTurn { store?.commit() }
     }
 
     /// Retention: deletes old entries in short batches, each in its own main-loop turn, so
