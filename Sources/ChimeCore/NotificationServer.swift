@@ -11,6 +11,8 @@ public struct NotificationServer: Sendable {
     /// The app identities each connected client has notified as, so a client may close
     /// or replace what another connection of the same app sent (notify-send -r runs anew each time).
     private var identitiesBySender: [String: Set<String>] = [:]
+    /// The pair `note` saw last: a stream from one client skips two string hashes a Notify.
+    private var lastNoted: (sender: String, identity: String)?
     /// Ids whose image-data is held, oldest first, and the bytes they hold: raw images are big
     /// (64x64 RGBA is 16 KB), so only the newest stay once they pass `imageBudget`.
     private var imageHolders: [UInt32] = []
@@ -51,7 +53,7 @@ public struct NotificationServer: Sendable {
             target = earlier
             repeatCount = earlier.repeatCount + 1
         }
-        identitiesBySender[sender, default: []].insert(request.appIdentity)
+        note(request.appIdentity, of: sender)
         let state = decision.map(NotificationState.init) ?? .presented
         // Only a banner times out; what sits in the center stays until closed.
         let expires = state == .presented && decision?.expires != false ? expiry(of: request, now: now) : nil
@@ -224,6 +226,13 @@ public struct NotificationServer: Sendable {
     /// A client left the bus: forget which apps it spoke for.
     public mutating func clientLeft(_ name: String) {
         identitiesBySender[name] = nil
+        if lastNoted?.sender == name { lastNoted = nil }
+    }
+
+    private mutating func note(_ identity: String, of sender: String) {
+        if let last = lastNoted, last.sender == sender, last.identity == identity { return }
+        identitiesBySender[sender, default: []].insert(identity)
+        lastNoted = (sender, identity)
     }
 
     // MARK: Internals

@@ -31,6 +31,8 @@ public final class NotificationStore {
     }
     /// Whether `holdCommits` asked for a transaction that `commitTransaction` has not ended.
     var holding = false
+    /// The last actions recorded and their JSON text (`actionsJSON`).
+    var lastActions: (actions: [Action], json: String)?
     /// Where problems are said: chimed's log, once per kind of failure.
     let report: (_ key: String, _ message: String) -> Void
 

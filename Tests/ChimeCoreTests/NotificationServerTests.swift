@@ -67,6 +67,9 @@ import Testing
         _ = try server.notify(.make(app: "mail"), from: ":1.2", now: t0)
         server.clientLeft(":1.2")
         #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.2") }
+        // Notifying again as the app, it speaks for the app again.
+        _ = try server.notify(.make(app: "mail"), from: ":1.2", now: t0)
+        #expect(try server.close(id, caller: ":1.2").first?.closedReason == .closedByCall)
     }
 
     @Test mutating func closingAnUnknownIdIsAnError() {

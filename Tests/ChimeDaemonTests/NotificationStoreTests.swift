@@ -19,6 +19,20 @@ import Testing
         #expect(sqlite3_memory_used() == 0)
     }
 
+    @Test func eachRowKeepsItsOwnActions() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        let sets = [[Action(key: "default", label: "Open")], [Action(key: "reply", label: "Reply \"now\"")], [],
+                    [Action(key: "default", label: "Open")]]
+        for (index, actions) in sets.enumerated() {
+            var notification = notification(UInt32(index + 1))
+            notification.request.actions = actions
+            store.record(notification, wall: 1)
+        }
+        let stored = (1...4).map { id in store.entry(UInt32(id)).flatMap { Dictionary(uniqueKeysWithValues: $0)["actions"] } }
+        #expect(stored == [.stringArray(["default", "Open"]), .stringArray(["reply", "Reply \"now\""]), .stringArray([]),
+                           .stringArray(["default", "Open"])])
+    }
+
     @Test func recordsSurviveReopeningAndIdsContinue() throws {
         let path = folder + "/chime.db"
         do {
