@@ -33,6 +33,28 @@ import Testing
                            .stringArray(["default", "Open"])])
     }
 
+    @Test func emptyTextIsStoredAsEmptyTextAndLongTextWhole() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        let long = String(repeating: "é long body ", count: 2_000)  // past one arena chunk
+        store.record(storedNotification(1, summary: "", body: ""), wall: 1)
+        store.record(storedNotification(2, summary: "x", body: long), wall: 1)
+        let fields = { (id: UInt32) in store.entry(id).map { Dictionary(uniqueKeysWithValues: $0) } ?? [:] }
+        #expect(fields(1)["summary"] == .string("") && fields(1)["body"] == .string(""))
+        #expect(fields(2)["body"] == .string(long))
+    }
+
+    @Test func aStatementRunInsideAnotherKeepsTheOuterOnesText() throws {
+        let database = try SQLiteDatabase(path: folder + "/plain.db")
+        try database.execute("CREATE TABLE t (name TEXT); INSERT INTO t VALUES ('a'), ('b'), ('a');")
+        var seen: [String] = []
+        try database.run("SELECT name FROM t WHERE name = ?1 ORDER BY rowid", [.text("a")]) { row in
+            seen.append(row.text(0) ?? "?")
+            guard seen.count == 1 else { return }
+            for _ in 0..<2 { try? database.run("INSERT INTO t VALUES (?1)", [.text("c")]) }
+        }
+        #expect(seen == ["a", "a"])
+    }
+
     @Test func recordsSurviveReopeningAndIdsContinue() throws {
         let path = folder + "/chime.db"
         do {
