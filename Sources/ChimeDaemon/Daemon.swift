@@ -253,7 +253,7 @@ public final class Daemon {
             }
         case .retired(let notification):
             // A banner leaves the screen now; the app hears of it, and the center marks it
-            // closed, when chimed is idle.
+            // closed, once the flood pauses (RetiredCloser).
             if notification.state == .presented {
                 emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.expired.rawValue)])
             }
