@@ -112,6 +112,9 @@ private struct HintReader {
     /// few keys costs less than hashing thirty names. A long list is indexed once instead.
     private let few: [(key: String, value: BusValue)]
     private let indexed: [String: BusValue]
+    /// A bit for each key length present (63 for longer ones): most names Chime asks for are
+    /// absent, and most of those are answered by one test, without looking at the keys.
+    private let lengths: UInt64
     var problems: [String] = []
 
     init(raw: [(key: String, value: BusValue)]) {
@@ -120,9 +123,13 @@ private struct HintReader {
         } else {
             (few, indexed) = ([], Dictionary(raw, uniquingKeysWith: { _, last in last }))
         }
+        lengths = raw.reduce(0) { $0 | Self.bit($1.key) }
     }
 
+    private static func bit(_ name: String) -> UInt64 { 1 << UInt64(min(name.utf8.count, 63)) }
+
     func value(_ name: String) -> BusValue? {
+        guard lengths & Self.bit(name) != 0 else { return nil }
         // Lengths first: most names differ in length, which costs no call into String's compare.
         let length = name.utf8.count
         return indexed.isEmpty ? few.last(where: { $0.key.utf8.count == length && $0.key == name })?.value : indexed[name]
