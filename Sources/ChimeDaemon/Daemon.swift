@@ -206,11 +206,9 @@ public final class Daemon {
     func apply(_ events: [ServerEvent]) {
         // Only a timestamp for the store: the full `now` also reads the monotonic clock and a local time.
         let wall = LocalClock.wallMilliseconds()
-        // All of it in one transaction. During a bus turn the commit waits for the turn's end
-        // (`beforeSending`, `afterSending`); from a timer it is now.
-        if !events.isEmpty { store?.holdCommits() }
-        for event in events { handle(event, wall: wall) }
-        if !objects.inTurn { store?.commit() }
+        inOneTransaction {
+            for event in events { handle(event, wall: wall) }
+        }
         retired.tellWhenQuiet()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
@@ -309,11 +307,19 @@ public final class Daemon {
     /// marks them closed; one put back meanwhile (restored from the center) is open again.
     private func closeRetired(_ ids: [UInt32]) {
         let wall = LocalClock.wallMilliseconds()
-        store?.holdCommits()
-        for id in ids where attention.server.notification(id) == nil {
-            emitNotifications("NotificationClosed", [.uint32(id), .uint32(CloseReason.expired.rawValue)])
-            store?.recordClosed(id, reason: .expired, wall: wall)
+        inOneTransaction {
+            for id in ids where attention.server.notification(id) == nil {
+                emitNotifications("NotificationClosed", [.uint32(id), .uint32(CloseReason.expired.rawValue)])
+                store?.recordClosed(id, reason: .expired, wall: wall)
+            }
         }
+    }
+
+    /// The store writes `writes` makes, in one transaction. During a bus turn it commits at the
+    /// turn's end (`beforeSending`, `afterSending`); from a timer or an idle callback, now.
+    private func inOneTransaction(_ writes: () -> Void) {
+        store?.holdCommits()
+        writes()
         if !objects.inTurn { store?.commit() }
     }
 
