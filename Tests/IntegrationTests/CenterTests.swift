@@ -138,11 +138,11 @@ import Testing
         #expect(bus.daemon?.line(onStderr: true, timeout: 5) { $0.contains("spam is over its rate limit") } != nil)
     }
 
-    /// Past 2,000 open the oldest quiet ones are retired at once (the center keeps them); their
-    /// apps hear NotificationClosed, and the center marks them closed, once the flood pauses.
-    @Test func pastTheOpenLimitTheOldestAreClosedOnceTheFloodIsAnswered() throws {
-        // A rate limit that refills too slowly to matter, so exactly the first 20 are banners.
-        let bus = try TestBus(config: "[general]\nhistory-max = 100000\nrate-limit-burst = 20\nrate-limit-per-minute = 1\n")
+    /// A client that has sent 2,100 quiet notifications at once and had them all answered,
+    /// listening for NotificationClosed. A rate limit that refills too slowly to matter makes
+    /// exactly the first 20 banners, which never expire here (timeout 0) and so are never retired;
+    /// past the 2,000-open limit, 21 to 120 are.
+    func floodPastTheOpenLimit(_ bus: TestBus) throws -> TestClient {
         let flooder = try bus.client()
         try flooder.listen("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
         for index in 0..<2_100 {
@@ -151,24 +151,54 @@ import Testing
                                                 arguments: TestClient.notifyArguments(summary: "flood \(index)", timeout: 0)))
         }
         #expect(flooder.waitUntil(timeout: 60) { flooder.replies.count == 2_100 })
-        let open = try flooder.call("List", [], interface: "dev.chime.Chime1", path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
-        guard case .array(_, let openItems)? = open.first else { Issue.record("no list"); return }
-        #expect(openItems.count == 2_000, "retired as the flood went over, not later")
-        // The first 20 are banners, which never expire here (timeout 0) and so are never closed
-        // early; the next 100 went quietly to the center, and those go.
-        let closed = { Set(flooder.signals(named: "NotificationClosed").compactMap { $0.arguments.first?.integer }) }
-        #expect(flooder.waitUntil(timeout: 20) { closed().count >= 100 })
-        #expect(closed() == Set((21...120).map(Int64.init)))
-        let stored = try flooder.call("History", [.vardict([("limit", .uint32(10_000))])], interface: "dev.chime.Chime1",
-                                      path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
-        guard case .array(_, let items)? = stored.first else { Issue.record("no history"); return }
-        #expect(items.count == 2_100, "the center keeps them")
+        return flooder
+    }
+
+    static let floodConfig = "[general]\nhistory-max = 100000\nrate-limit-burst = 20\nrate-limit-per-minute = 1\n"
+    static let retiredIDs = Set((21...120).map(Int64.init))
+
+    func closedIDs(_ client: TestClient) -> Set<Int64> {
+        Set(client.signals(named: "NotificationClosed").compactMap { $0.arguments.first?.integer })
+    }
+
+    /// Every entry in the center, by id, as the control interface's History gives it.
+    func centerStates(_ client: TestClient) throws -> [Int64: String] {
+        guard case .array(_, let items)? = try client.control("History", [.vardict([("limit", .uint32(10_000))])]).first else {
+            return [:]
+        }
         var states: [Int64: String] = [:]
         for entry in items.compactMap(\.vardictEntries) {
             if let id = entry["id"]?.integer, let state = entry["state"]?.string { states[id] = state }
         }
-        #expect((21...120).allSatisfy { states[Int64($0)] == "closed" }, "the center says they closed")
+        return states
+    }
+
+    /// Past 2,000 open the oldest quiet ones are retired at once (the center keeps them); their
+    /// apps hear NotificationClosed, and the center marks them closed, once the flood pauses.
+    @Test func pastTheOpenLimitTheOldestAreClosedOnceTheFloodIsAnswered() throws {
+        let bus = try TestBus(config: Self.floodConfig)
+        let flooder = try floodPastTheOpenLimit(bus)
+        #expect(try flooder.list().count == 2_000, "retired as the flood went over, not later")
+        #expect(flooder.waitUntil(timeout: 20) { closedIDs(flooder).count >= 100 })
+        #expect(closedIDs(flooder) == Self.retiredIDs)
+        let states = try centerStates(flooder)
+        #expect(states.count == 2_100, "the center keeps them")
+        #expect(Self.retiredIDs.allSatisfy { states[$0] == "closed" }, "the center says they closed")
         #expect(states[121] == "quiet" && states[20] == "presented")
+    }
+
+    /// Stopped before it noticed the flood pause, chimed tells the apps on its way out, and the
+    /// center it leaves says they closed.
+    @Test func aChimedStoppedRightAfterAFloodTellsAppsOfWhatItRetired() throws {
+        let bus = try TestBus(config: Self.floodConfig)
+        let flooder = try floodPastTheOpenLimit(bus)
+        bus.daemon?.signal(SIGTERM)
+        #expect(flooder.waitUntil(timeout: 20) { closedIDs(flooder).count >= 100 })
+        #expect(closedIDs(flooder) == Self.retiredIDs)
+        #expect(bus.daemon?.wait(timeout: 10) == 0)
+        try bus.startDaemon()
+        let states = try centerStates(bus.client())
+        #expect(Self.retiredIDs.allSatisfy { states[$0] == "closed" }, "the center says they closed")
     }
 
     @Test func badFiltersAndUnknownIdsAreClearErrors() throws {
