@@ -143,8 +143,7 @@ extension NotificationStore {
     public func commitTransaction() {
         if let intakeLog, !intakeLog.flush() {
             reportLogFailure(intakeLog)
-            holdCommits()
-            applyIntake()
+            return commit()  // SQLite takes the intake's rows in this commit instead
         }
         holding = false
         defer { intakeInTransaction = 0 }
