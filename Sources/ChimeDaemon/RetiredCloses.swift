@@ -28,21 +28,26 @@ final class RetiredCloser {
         guard !queue.isEmpty, !scheduled else { return }
         scheduled = true
         GLibSources.timeout(milliseconds: Self.quietMilliseconds) { [unowned self] in
-            guard !queue.shouldWait(now: GLibSources.monotonicMilliseconds()) else { return true }
-            GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
-                guard !queue.shouldWait(now: GLibSources.monotonicMilliseconds()) else {
-                    scheduled = false
-                    tellWhenQuiet()
-                    return false
-                }
-                tell(queue.take(atMost: Self.batch))
-                if !queue.isEmpty { return true }
-                scheduled = false
-                return false
-            }
+            if floodGoesOn() { return true }
+            GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in tellABatch() }
             return false
         }
     }
+
+    /// One idle turn's batch; true while more wait. A flood that came back is waited for again.
+    private func tellABatch() -> Bool {
+        guard !floodGoesOn() else {
+            scheduled = false
+            tellWhenQuiet()
+            return false
+        }
+        tell(queue.take(atMost: Self.batch))
+        if !queue.isEmpty { return true }
+        scheduled = false
+        return false
+    }
+
+    private func floodGoesOn() -> Bool { queue.shouldWait(now: GLibSources.monotonicMilliseconds()) }
 
     /// Tells every app now: chimed is stopping.
     func tellAll() {
