@@ -3,8 +3,12 @@
 public struct NotificationServer: Sendable {
     public var settings: ServerSettings
     private var open: [UInt32: Notification] = [:]
-    /// Ids in the order they were first shown, so listings are stable; pruned lazily.
+    /// Ids in the order they were first shown, so listings are stable, from `orderStart` on; ids
+    /// of closed notifications are dropped lazily. Past the open limit every Notify retires the
+    /// oldest, so the front moves by an offset: removing it from the array shifted every other id
+    /// (9,500 instructions a Notify at 2,000 open).
     private var order: [UInt32] = []
+    private var orderStart = 0
     private var expiries = ExpiryQueue()
     /// The highest id handed out; internal so tests can put it near the wrap.
     var lastID: UInt32
@@ -29,7 +33,7 @@ public struct NotificationServer: Sendable {
         self.lastID = lastID
     }
 
-    public var notifications: [Notification] { order.compactMap { open[$0] } }
+    public var notifications: [Notification] { order[orderStart...].compactMap { open[$0] } }
     public var count: Int { open.count }
     public func notification(_ id: UInt32) -> Notification? { open[id] }
 
@@ -267,20 +271,33 @@ public struct NotificationServer: Sendable {
     private mutating func retireOverLimit() -> [ServerEvent] {
         guard open.count > settings.maximumOpen else { return [] }
         var events: [ServerEvent] = []
-        var index = 0
+        var kept: [UInt32] = []
+        var index = orderStart
         while open.count > settings.maximumOpen, index < order.count {
             let id = order[index]
             index += 1
-            if let candidate = open[id], candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized,
+            guard let candidate = open[id] else { continue }
+            if candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized,
                let retired = takeOut(id) {
                 events.append(.retired(retired))
+            } else {
+                kept.append(id)
             }
         }
-        // The scanned prefix holds only closed ids and ones that never expire: drop the closed ones
-        // now, so the next scan does not walk them again.
-        let kept = order[..<index].filter { open[$0] != nil }
-        order.replaceSubrange(..<index, with: kept)
+        // The scanned ids that stay (they never expire) move up to just before the rest, in their
+        // order, so the next scan does not walk the closed ones again.
+        orderStart = index - kept.count
+        for (offset, id) in kept.enumerated() { order[orderStart + offset] = id }
+        dropClosedFromOrderIfSparse()
         return events
+    }
+
+    /// Compacts `order` once most of it is closed ids (or the dead front): amortized, each id is
+    /// moved a bounded number of times.
+    private mutating func dropClosedFromOrderIfSparse() {
+        guard order.count > 2 * open.count + 64 else { return }
+        order = order[orderStart...].filter { open[$0] != nil }
+        orderStart = 0
     }
 
     /// Drops the pixels of the oldest images until the newest fit the budget; the notification
@@ -300,6 +317,7 @@ public struct NotificationServer: Sendable {
 
     private mutating func remove(_ id: UInt32, reason: CloseReason) -> [ServerEvent] {
         guard let notification = takeOut(id) else { return [] }
+        dropClosedFromOrderIfSparse()
         return [.closed(notification, reason)]
     }
 
@@ -309,7 +327,6 @@ public struct NotificationServer: Sendable {
         snoozedIDs.remove(id)
         if !paused.isEmpty { paused[id] = nil }
         if let image = notification.request.hints.imageData { imageBytes -= image.pixels.count }
-        if order.count > 2 * open.count + 64 { order.removeAll { open[$0] == nil } }
         return notification
     }
 }

@@ -212,6 +212,22 @@ import Testing
         #expect(throws: RequestError.unknownNotification(2)) { try server.close(2, caller: ":1.1") }
     }
 
+    @Test func aLongFloodKeepsTheListingInOrderOfArrival() throws {
+        var server = NotificationServer(settings: ServerSettings(maximumOpen: 5))
+        func notify(_ summary: String, timeout: Int32 = -1) throws -> UInt32 {
+            try server.notify(.make(summary: summary, timeout: timeout), from: ":1.1", now: .at(0)).id
+        }
+        _ = try notify("sticky 1", timeout: 0)
+        for step in 0..<3 { _ = try notify("early \(step)") }
+        let second = try notify("sticky 2", timeout: 0)
+        // Past the limit often enough that the closed ids at the front are compacted away, twice.
+        for step in 0..<200 { _ = try notify("flood \(step)") }
+        #expect(server.notifications.map(\.request.summary) == ["sticky 1", "sticky 2", "flood 197", "flood 198", "flood 199"])
+        _ = try server.close(second, caller: ":1.1")
+        for step in 200..<300 { _ = try notify("flood \(step)") }
+        #expect(server.notifications.map(\.request.summary) == ["sticky 1", "flood 296", "flood 297", "flood 298", "flood 299"])
+    }
+
     @Test func quietNotificationsAreRetiredAndHeldOnesStay() throws {
         var server = NotificationServer(settings: ServerSettings(maximumOpen: 2))
         func decision(hold: DeliveryDecision.Hold?) -> DeliveryDecision {
