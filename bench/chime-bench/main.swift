@@ -53,19 +53,32 @@ func measure(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Siz
     }
 }
 
+/// With CHIME_BENCH_MARKS set, says on stderr when a phase starts, in CLOCK_MONOTONIC seconds:
+/// `perf record -k CLOCK_MONOTONIC` stamps its samples on the same clock, so a profile can be
+/// cut to one phase.
+func mark(_ phase: String) {
+    guard getenv("CHIME_BENCH_MARKS") != nil else { return }
+    FileHandle.standardError.write(Data("mark \(Double(nanoseconds()) / 1e9) \(phase)\n".utf8))
+}
+
 func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
     var m = Metrics()
     m.startup = server.startup
     let client = try BenchClient(address: server.busAddress)
     _ = try client.sequential(20)  // warm up: first-call costs are start-up's, not Notify's
     m.idleRSS = memory(of: server.pid).rss
+    mark("sequential")
     let plain = try client.sequential(sizes.sequential)
     (m.p50, m.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
+    mark("image")
     let image = try client.sequential(sizes.sequential, image: BenchClient.image)
     (m.imageP50, m.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
+    mark("closes")
     m.close50 = percentile(try client.closeLatencies(sizes.closes, limit: sizes.limit), 0.5) / 1e3
     let cpuBefore = (cpuMilliseconds(of: server.pid), cpuMilliseconds(of: server.busPID), ownCPUMilliseconds())
+    mark("pipelined")
     let run = client.pipelined(sizes.pipelined, limit: sizes.limit)
+    mark("pipelined done")
     if let last = run.replies.last, run.replies.count > 1 {
         m.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
         let perNotification = 1_000 / Double(run.replies.count)
@@ -77,6 +90,7 @@ func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
     if run.replies.count == sizes.pipelined {
         // Cost growth as history grows: the same number again, at most 256 in flight, so every
         // reply's time is the server's pace and not the client's sending.
+        mark("windowed")
         let steady = client.windowed(sizes.pipelined, inFlight: 256, limit: sizes.limit).replies
         let window = min(1_000, sizes.pipelined / 4)
         if steady.count == sizes.pipelined, let last = steady.last {
@@ -87,6 +101,7 @@ func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
         m.answered = run.replies.count
     }
     // Another app's Notify while one client floods.
+    mark("flood")
     let flooder = try BenchClient(address: server.busAddress)
     let flood = Thread { _ = flooder.pipelined(sizes.pipelined, limit: sizes.limit) }
     flood.start()
@@ -94,6 +109,7 @@ func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
     let during = try witness.sequential(sizes.floodWitness, app: "Witness", limit: sizes.limit)
     m.floodP99 = percentile(during, 0.99) / 1e3
     while !flood.isFinished { usleep(10_000) }
+    mark("done")
     return m
 }
 
