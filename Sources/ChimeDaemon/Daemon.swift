@@ -74,9 +74,9 @@ public final class Daemon {
         }
         snoozeTimer = DeadlineTimer { [unowned self] in apply(attention.wakeSnoozed(now: now)) }
         // A turn's replies wait for what it changed to be durable; its new notifications already
-        // are (the store's intake log), so SQLite takes them once the replies have gone.
+        // are (the store's intake log), so SQLite takes them after the replies, in batches.
         objects.beforeSending = { [unowned self] in store?.commitTransaction() }
-        objects.afterSending = { [unowned self] in store?.commit() }
+        objects.afterSending = { [unowned self] in commitIntakeSoon() }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         objects.export(controlInterface(), at: Self.controlPath)
         try watchBus()
@@ -321,6 +321,27 @@ public final class Daemon {
         store?.holdCommits()
         writes()
         if !objects.inTurn { store?.commit() }
+    }
+
+    /// The timer that moves the intake's rows into SQLite, while one is armed.
+    private var intakeCommit: UInt32?
+    static let intakeCommitMilliseconds: UInt32 = 100
+    static let intakeCommitRows = 256
+
+    /// Moves the rows recorded into SQLite a tenth of a second after the first of them, or at once
+    /// past 256: each commit rewrites every page it touched (the last, partial one of the table,
+    /// the header page, the log's position), which cost six `pwrite`s a notification when every
+    /// turn committed. The intake log has them meanwhile, and whatever reads the store applies
+    /// them first (`NotificationStore.database`).
+    private func commitIntakeSoon() {
+        guard let store, store.uncommittedRows > 0 else { return }
+        if store.uncommittedRows >= Self.intakeCommitRows { return store.commit() }
+        guard intakeCommit == nil else { return }
+        intakeCommit = GLibSources.timeout(milliseconds: Self.intakeCommitMilliseconds) { [unowned self] in
+            intakeCommit = nil
+            self.store?.commit()
+            return false
+        }
     }
 
     /// Retention: deletes old entries in short batches, each in its own main-loop turn, so

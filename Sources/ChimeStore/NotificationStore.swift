@@ -29,6 +29,8 @@ public final class NotificationStore {
         if intakeInTransaction < intake.count { applyIntake() }
         return sqlite
     }
+    /// Rows recorded that SQLite has not committed yet.
+    public var uncommittedRows: Int { intake.count }
     /// Whether `holdCommits` asked for a transaction that `commitTransaction` has not ended.
     var holding = false
     /// The last actions recorded and their JSON text (`actionsJSON`).
