@@ -323,21 +323,21 @@ public final class Daemon {
         if !objects.inTurn { store?.commit() }
     }
 
-    /// The timer that moves the intake's rows into SQLite, while one is armed.
+    /// The idle callback that moves the intake's rows into SQLite, while one is scheduled.
     private var intakeCommit: UInt32?
-    static let intakeCommitMilliseconds: UInt32 = 100
     static let intakeCommitRows = 256
 
-    /// Moves the rows recorded into SQLite a tenth of a second after the first of them, or at once
-    /// past 256: each commit rewrites every page it touched (the last, partial one of the table,
-    /// the header page, the log's position), which cost six `pwrite`s a notification when every
-    /// turn committed. The intake log has them meanwhile, and whatever reads the store applies
-    /// them first (`NotificationStore.database`).
+    /// Moves the rows recorded into SQLite once the main loop has nothing else to do, or at once
+    /// past 256. Between single notifications that is right after the reply, so the next call
+    /// (a CloseNotification, say) does not wait for them; inside a flood the turns' rows gather
+    /// into larger commits, and each commit rewrites every page it touched (the table's last,
+    /// partial one, the header page, the log's position). The intake log has them meanwhile, and
+    /// whatever reads the store applies them first (`NotificationStore.database`).
     private func commitIntakeSoon() {
         guard let store, store.uncommittedRows > 0 else { return }
         if store.uncommittedRows >= Self.intakeCommitRows { return store.commit() }
         guard intakeCommit == nil else { return }
-        intakeCommit = GLibSources.timeout(milliseconds: Self.intakeCommitMilliseconds) { [unowned self] in
+        intakeCommit = GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
             intakeCommit = nil
             self.store?.commit()
             return false
