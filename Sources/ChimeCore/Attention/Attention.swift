@@ -105,10 +105,11 @@ public struct Attention: Sendable {
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         // Usually nothing came before: take the array rather than copy each event into another.
         if events.isEmpty { events = result.events } else { events += result.events }
-        let isRepeat = (server.notification(result.id)?.repeatCount ?? 1) > 1
-        if !isRepeat, let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
-           soundThrottle.admit(choice.level, at: now.monotonic, gap: settings.sounds.minimumGap),
-           let notification = server.notification(result.id) {
+        // A repeat plays no sound again; most notifications play none at all, so the
+        // notification (a copy) is looked up only for one that may.
+        if let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
+           let notification = server.notification(result.id), notification.repeatCount == 1,
+           soundThrottle.admit(choice.level, at: now.monotonic, gap: settings.sounds.minimumGap) {
             events.append(.playSound(notification, choice))
         }
         if case .focus = decision.hold {
