@@ -24,41 +24,17 @@ public struct NotificationRequest: Equatable, Sendable {
 
     private var box: Box
 
-    public var appName: String {
-        get { box.fields.appName }
-        set { change { $0.appName = newValue } }
-    }
-    public var replacesID: UInt32 {
-        get { box.fields.replacesID }
-        set { change { $0.replacesID = newValue } }
-    }
+    public var appName: String { get { box.fields.appName } set { change { $0.appName = newValue } } }
+    public var replacesID: UInt32 { get { box.fields.replacesID } set { change { $0.replacesID = newValue } } }
     /// A themed icon name or a checked local file path; nil when absent or invalid.
-    public var appIcon: String? {
-        get { box.fields.appIcon }
-        set { change { $0.appIcon = newValue } }
-    }
-    public var summary: String {
-        get { box.fields.summary }
-        set { change { $0.summary = newValue } }
-    }
+    public var appIcon: String? { get { box.fields.appIcon } set { change { $0.appIcon = newValue } } }
+    public var summary: String { get { box.fields.summary } set { change { $0.summary = newValue } } }
     /// Sanitised markup: only b, i, u, a href and img src alt remain as tags.
-    public var body: String {
-        get { box.fields.body }
-        set { change { $0.body = newValue } }
-    }
-    public var actions: [Action] {
-        get { box.fields.actions }
-        set { change { $0.actions = newValue } }
-    }
-    public var hints: NotificationHints {
-        get { box.fields.hints }
-        set { change { $0.hints = newValue } }
-    }
+    public var body: String { get { box.fields.body } set { change { $0.body = newValue } } }
+    public var actions: [Action] { get { box.fields.actions } set { change { $0.actions = newValue } } }
+    public var hints: NotificationHints { get { box.fields.hints } set { change { $0.hints = newValue } } }
     /// Milliseconds; -1 = the server's default, 0 = never.
-    public var expireTimeout: Int32 {
-        get { box.fields.expireTimeout }
-        set { change { $0.expireTimeout = newValue } }
-    }
+    public var expireTimeout: Int32 { get { box.fields.expireTimeout } set { change { $0.expireTimeout = newValue } } }
 
     public init(appName: String, replacesID: UInt32 = 0, appIcon: String? = nil, summary: String,
                 body: String = "", actions: [Action] = [], hints: NotificationHints = .init(),
