@@ -52,6 +52,23 @@ import Testing
         #expect(try bus.chimectl("history").stdout.split(separator: "\n").count == 2)
     }
 
+    /// SQLite takes what chimed recorded once its main loop is idle, well before the five-second
+    /// checkpoint: a chimed killed then leaves nothing in the intake log for the next one to put back.
+    @Test func anIdleChimedHasCommittedWhatItRecorded() throws {
+        let bus = try TestBus()
+        let wal = bus.directory.appendingPathComponent("state/chime/chime.db-wal").path
+        func walSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0 }
+        let before = walSize()
+        for summary in ["one", "two", "three"] { _ = try bus.run("notify-send", ["-a", "Mail", summary, "x"]) }
+        let client = try bus.client()
+        #expect(client.waitUntil(timeout: 3) { walSize() > before }, "SQLite never took the rows")
+        bus.daemon?.signal(SIGKILL)
+        _ = bus.daemon?.wait(timeout: 10)
+        try bus.startDaemon()
+        #expect(bus.daemon?.stderr.contains("into the center from") == false, "\(bus.daemon?.stderr ?? "")")
+        #expect(try bus.chimectl("history").stdout.split(separator: "\n").count == 3)
+    }
+
     @Test(arguments: [["history", "--state", "lost"], ["history", "--limit", "0"], ["history", "--limit", "many"], ["history", "--app"]])
     func badFiltersExit2(arguments: [String]) throws {
         let bus = try TestBus()
