@@ -323,8 +323,8 @@ public final class Daemon {
         if !objects.inTurn { store?.commit() }
     }
 
-    /// The idle callback that moves the intake's rows into SQLite, while one is scheduled.
-    private var intakeCommit: UInt32?
+    /// Whether the idle callback that moves the intake's rows into SQLite is on its way.
+    private var intakeCommitScheduled = false
     static let intakeCommitRows = 256
 
     /// Moves the rows recorded into SQLite once the main loop has nothing else to do, or at once
@@ -336,9 +336,10 @@ public final class Daemon {
     private func commitIntakeSoon() {
         guard let store, store.uncommittedRows > 0 else { return }
         if store.uncommittedRows >= Self.intakeCommitRows { return store.commit() }
-        guard intakeCommit == nil else { return }
-        intakeCommit = GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
-            intakeCommit = nil
+        guard !intakeCommitScheduled else { return }
+        intakeCommitScheduled = true
+        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
+            intakeCommitScheduled = false
             self.store?.commit()
             return false
         }
