@@ -181,6 +181,23 @@ import Testing
     }
 }
 
+@Suite struct RequestValueTests {
+    /// Copies of a request share their fields until one changes: the change is the copy's alone.
+    @Test func changingACopyOfARequestLeavesTheOriginalAsItWas() {
+        let original = NotificationRequest.make(summary: "first", hints: ["category": .string("email")])
+        var copy = original
+        #expect(copy == original)
+        copy.summary = "second"
+        copy.hints.category = "im"
+        copy.actions += [Action(key: "open", label: "Open")]
+        #expect(original.summary == "first")
+        #expect(original.hints.category == "email")
+        #expect(original.actions.isEmpty)
+        #expect(copy.summary == "second" && copy.hints.category == "im" && copy.actions.count == 1)
+        #expect(copy != original)
+    }
+}
+
 @Suite struct ImageBudgetTests {
     @Test func onlyTheNewestImagesKeepTheirPixels() throws {
         var server = NotificationServer()
