@@ -323,22 +323,25 @@ public final class Daemon {
         if !objects.inTurn { store?.commit() }
     }
 
-    /// Whether the idle callback that moves the intake's rows into SQLite is on its way.
+    /// Whether the timer that moves the intake's rows into SQLite is armed.
     private var intakeCommitScheduled = false
     static let intakeCommitRows = 256
+    static let intakeCommitDelay: UInt32 = 250
 
-    /// Moves the rows recorded into SQLite once the main loop has nothing else to do, or at once
-    /// past 256. Between single notifications that is right after the reply, so the next call
-    /// (a CloseNotification, say) does not wait for them; inside a flood the turns' rows gather
-    /// into larger commits, and each commit rewrites every page it touched (the table's last,
-    /// partial one, the header page, the log's position). The intake log has them meanwhile, and
-    /// whatever reads the store applies them first (`NotificationStore.database`).
+    /// Moves the rows recorded into SQLite a quarter of a second after the first, or at once past
+    /// 256: none of SQLite's work follows a lone reply. Committing after each reply cost a
+    /// sequence of calls from a quiet machine a third more time a call (see BENCHMARKS.md):
+    /// chimed was still writing when the next call came. Batched, each commit also rewrites each
+    /// page it touched once for many rows (the table's last, partial one, the header page, the
+    /// log's position). The intake log has the rows meanwhile; whatever reads the store applies
+    /// them first (`NotificationStore.database`), and a close of one still there follows it into
+    /// the intake (`recordClosed`).
     private func commitIntakeSoon() {
         guard let store, store.uncommittedRows > 0 else { return }
         if store.uncommittedRows >= Self.intakeCommitRows { return store.commit() }
         guard !intakeCommitScheduled else { return }
         intakeCommitScheduled = true
-        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
+        _ = GLibSources.timeout(milliseconds: Self.intakeCommitDelay) { [unowned self] in
             intakeCommitScheduled = false
             self.store?.commit()
             return false

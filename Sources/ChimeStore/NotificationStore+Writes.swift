@@ -12,12 +12,18 @@ extension NotificationStore {
     /// before anything else touches the store (see `database`).
     public func record(_ notification: Notification, wall: Int64) {
         let row = row(notification, wall: wall)
-        guard let intakeLog else {
+        guard intakeLog != nil else {
             // Without a log the row goes straight to SQLite, whose commit before the reply then
             // makes it durable.
             insert(row)
             return
         }
+        logInIntake(row)
+    }
+
+    /// Adds a row to the intake, and to what the log writes at the turn's end.
+    private func logInIntake(_ row: [SQLiteDatabase.Value]) {
+        guard let intakeLog else { return }
         if intake.count >= Self.intakeLimit, intakeInTransaction == 0 {
             intake.removeFirst(intake.count - Self.intakeLimit + 1)
             intakeInTransaction = 0
@@ -49,8 +55,13 @@ extension NotificationStore {
             .optional(hints.desktopEntry), .optional(request.appIcon), .optional(hints.stackTag),
             .optional(hints.sender), .integer(hints.resident ? 1 : 0), .integer(Int64(request.expireTimeout)),
             .integer(notification.countsAsUnread ? 1 : 0), .integer(Int64(notification.repeatCount)),
-            .optional(focus), .optional(snoozeUntil),
+            .optional(focus), .optional(snoozeUntil), .null,
         ]
+    }
+
+    /// Where `row` puts the values a close changes.
+    enum Column {
+        static let id = 0, state = 10, wall = 12, unread = 19, snoozeUntil = 22, closeReason = 23
     }
 
     /// The actions as a row stores them. An app sends the same actions notification after
@@ -65,10 +76,10 @@ extension NotificationStore {
     static let insertSQL = """
         INSERT INTO notifications (id, app, app_name, summary, body, actions, category, thread, level, urgency,
             state, sender, created, updated, desktop_entry, icon, stack_tag, person, resident, expire_timeout,
-            unread, repeat_count, focus, snooze_until)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
+            unread, repeat_count, focus, snooze_until, close_reason)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
         ON CONFLICT(id) DO UPDATE SET app=?2, app_name=?3, summary=?4, body=?5, actions=?6, category=?7,
-            thread=?8, level=?9, urgency=?10, state=?11, sender=?12, updated=?13, close_reason=NULL,
+            thread=?8, level=?9, urgency=?10, state=?11, sender=?12, updated=?13, close_reason=?24,
             desktop_entry=?14, icon=?15, stack_tag=?16, person=?17, resident=?18, expire_timeout=?19,
             unread=?20, repeat_count=?21, focus=?22, snooze_until=?23
         """
@@ -85,6 +96,17 @@ extension NotificationStore {
     public func recordClosed(_ id: UInt32, reason: CloseReason, wall: Int64) {
         let state = reason == .dismissed ? "dismissed" : "closed"
         let reads = reason == .dismissed || reason == .closedByCall
+        // Closed soon after it came (an app's CloseNotification a moment later), its row is
+        // still in the intake: inside a turn, whose end writes the log, the closed row follows it
+        // there, and the reply waits for no SQLite.
+        if holding, intakeLog != nil, var row = intake.last(where: { $0[Column.id] == .integer(Int64(id)) }) {
+            if row[Column.state] != .text("read"), row[Column.state] != .text("dismissed") { row[Column.state] = .text(state) }
+            if reads { row[Column.unread] = .integer(0) }
+            row[Column.wall] = .integer(wall)
+            row[Column.snoozeUntil] = .null
+            row[Column.closeReason] = .integer(Int64(reason.rawValue))
+            return logInIntake(row)
+        }
         attempt("update") { () throws(StoreError) in
             try database.run("""
                 UPDATE notifications SET state = CASE WHEN state IN ('read', 'dismissed') THEN state ELSE ?2 END,

@@ -46,7 +46,7 @@ final class SQLiteDatabase {
         }
     }
 
-    enum Value {
+    enum Value: Equatable {
         case integer(Int64)
         case text(String)
         case null

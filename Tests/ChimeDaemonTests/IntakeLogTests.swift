@@ -61,6 +61,52 @@ import Testing
         #expect(field("state", of: 1, in: store) == .string("dismissed"))
     }
 
+    /// An app's CloseNotification a moment after its Notify: the row is still in the intake, so
+    /// the closed row follows it there and the reply waits for no SQLite; both survive a crash.
+    @Test func aCloseOfARowStillInTheIntakeFollowsItThere() throws {
+        do {
+            let store = try NotificationStore(path: path)
+            store.record(notification(1), wall: 1)
+            store.record(notification(2), wall: 1)
+            store.record(notification(3), wall: 1)
+            store.commitTransaction()  // the Notify calls' turn
+            store.holdCommits()
+            store.recordClosed(1, reason: .closedByCall, wall: 2)
+            store.recordClosed(2, reason: .expired, wall: 2)
+            store.commitTransaction()  // the close's turn: its reply goes
+            #expect(try store.sqlite.count() == 0, "nothing waited for SQLite")
+        }  // dropped without a commit, as by kill -9 after the reply
+        let store = try NotificationStore(path: path)
+        #expect(field("state", of: 1, in: store) == .string("closed"))
+        #expect(field("unread", of: 1, in: store) == .bool(false), "closed by the app: read")
+        #expect(field("close-reason", of: 1, in: store) == .uint32(3))
+        #expect(field("state", of: 2, in: store) == .string("closed"))
+        #expect(field("unread", of: 2, in: store) == .bool(true), "a banner that timed out stays unread")
+        #expect(field("close-reason", of: 2, in: store) == .uint32(1))
+        #expect(field("created", of: 2, in: store) == .int64(1), "created when it came")
+        #expect(field("updated", of: 2, in: store) == .int64(2))
+        #expect(field("state", of: 3, in: store) == .string("presented"))
+        #expect(field("close-reason", of: 3, in: store) == nil)
+    }
+
+    /// Rows logged by a chimed from before rows carried their close reason (23 values) still go in.
+    @Test func aRowLoggedWithoutACloseReasonStillGoesIn() throws {
+        do {
+            let store = try NotificationStore(path: path)
+            store.record(notification(1), wall: 1)
+            store.recordClosed(1, reason: .expired, wall: 2)  // the row carries reason 1
+            store.commit()
+            let older = store.row(notification(2), wall: 3).dropLast()
+            #expect(older.count == 23)
+            store.intakeLog?.append(Array(older), sequence: store.nextIntakeSequence)
+            _ = store.intakeLog?.flush()
+        }
+        let store = try NotificationStore(path: path)
+        #expect(store.ids(app: nil) == [1, 2])
+        #expect(field("close-reason", of: 1, in: store) == .uint32(1))
+        #expect(field("close-reason", of: 2, in: store) == nil, "its reason was not bound from the row before")
+    }
+
     @Test func aCheckpointEmptiesTheLogAndSequenceNumbersGoOn() throws {
         do {
             let store = try NotificationStore(path: path)
