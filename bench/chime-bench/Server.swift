@@ -8,6 +8,8 @@ final class Server {
         case reference, chimed, dunst
         /// chimed with --no-history: what the store costs.
         case chimedNoStore = "chimed-no-store"
+        /// chimed from another build (`--compare DIR`), measured beside this one's.
+        case compared = "chimed-compared"
     }
 
     let kind: Kind
@@ -43,8 +45,8 @@ final class Server {
         switch kind {
         case .reference:
             executable = binaries.appendingPathComponent("reference-server").path
-        case .chimed, .chimedNoStore:
-            executable = binaries.appendingPathComponent("chimed").path
+        case .chimed, .chimedNoStore, .compared:
+            executable = (kind == .compared ? comparedBinaries ?? binaries : binaries).appendingPathComponent("chimed").path
             if kind == .chimedNoStore { arguments = ["--no-history"] }
         case .dunst:
             // A display number no other X server holds (a killed one leaves its lock behind).

@@ -4,7 +4,8 @@ import Glibc
 
 // chime-bench: each server on its own private bus, measured the same way in one run;
 // figures are reported as ratios against the reference measured in the same run.
-// Usage: chime-bench BINDIR [--quick] [--only reference|chimed|dunst] [--write FILE]
+// Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
+// KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst.
 
 struct Sizes {
     var sequential = 5_000
@@ -42,91 +43,23 @@ struct Metrics {
     }
 }
 
-func measure(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Sizes) throws -> Metrics {
-    let server = try Server(kind, binaries: binaries, pulse: pulse)
-    defer { server.stop() }
-    do {
-        return try measure(server, sizes: sizes)
-    } catch {
-        server.process?.pump(timeout: 0.5)
-        throw TestFailure("\(error); the server said: \(server.process?.stderr.suffix(500) ?? "")")
-    }
-}
-
-/// With CHIME_BENCH_MARKS set, says on stderr when a phase starts, in CLOCK_MONOTONIC seconds:
-/// `perf record -k CLOCK_MONOTONIC` stamps its samples on the same clock, so a profile can be
-/// cut to one phase.
-func mark(_ phase: String) {
-    guard getenv("CHIME_BENCH_MARKS") != nil else { return }
-    FileHandle.standardError.write(Data("mark \(Double(nanoseconds()) / 1e9) \(phase)\n".utf8))
-}
-
-func measure(_ server: Server, sizes: Sizes) throws -> Metrics {
-    var m = Metrics()
-    m.startup = server.startup
-    let client = try BenchClient(address: server.busAddress)
-    _ = try client.sequential(20)  // warm up: first-call costs are start-up's, not Notify's
-    m.idleRSS = memory(of: server.pid).rss
-    mark("sequential")
-    let plain = try client.sequential(sizes.sequential)
-    (m.p50, m.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
-    mark("image")
-    let image = try client.sequential(sizes.sequential, image: BenchClient.image)
-    (m.imageP50, m.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
-    mark("closes")
-    m.close50 = percentile(try client.closeLatencies(sizes.closes, limit: sizes.limit), 0.5) / 1e3
-    let cpuBefore = (cpuMilliseconds(of: server.pid), cpuMilliseconds(of: server.busPID), ownCPUMilliseconds())
-    mark("pipelined")
-    let run = client.pipelined(sizes.pipelined, limit: sizes.limit)
-    mark("pipelined done")
-    if let last = run.replies.last, run.replies.count > 1 {
-        m.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
-        let perNotification = 1_000 / Double(run.replies.count)
-        m.serverCPU = (cpuMilliseconds(of: server.pid) - cpuBefore.0) * perNotification
-        m.busCPU = (cpuMilliseconds(of: server.busPID) - cpuBefore.1) * perNotification
-        m.clientCPU = (ownCPUMilliseconds() - cpuBefore.2) * perNotification
-    }
-    (m.rss, m.hwm) = memory(of: server.pid)
-    if run.replies.count == sizes.pipelined {
-        // Cost growth as history grows: the same number again, at most 256 in flight, so every
-        // reply's time is the server's pace and not the client's sending.
-        mark("windowed")
-        let steady = client.windowed(sizes.pipelined, inFlight: 256, limit: sizes.limit).replies
-        let window = min(1_000, sizes.pipelined / 4)
-        if steady.count == sizes.pipelined, let last = steady.last {
-            m.first1000 = Double(window) / (Double(steady[window] - steady[0]) / 1e9)
-            m.last1000 = Double(window) / (Double(last - steady[sizes.pipelined - window - 1]) / 1e9)
-        }
-    } else {
-        m.answered = run.replies.count
-    }
-    // Another app's Notify while one client floods.
-    mark("flood")
-    let flooder = try BenchClient(address: server.busAddress)
-    let flood = Thread { _ = flooder.pipelined(sizes.pipelined, limit: sizes.limit) }
-    flood.start()
-    let witness = try BenchClient(address: server.busAddress)
-    let during = try witness.sequential(sizes.floodWitness, app: "Witness", limit: sizes.limit)
-    m.floodP99 = percentile(during, 0.99) / 1e3
-    while !flood.isFinished { usleep(10_000) }
-    mark("done")
-    return m
-}
-
 let arguments = CommandLine.arguments.dropFirst()
 guard let binDir = arguments.first else {
-    print("usage: chime-bench BINDIR [--quick] [--write FILE]")
+    print("usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]")
     exit(2)
 }
 let binaries = URL(fileURLWithPath: binDir)
 let quick = arguments.contains("--quick")
 let sizes = quick ? Sizes.quick : Sizes()
+/// `--compare DIR`: chimed from DIR too, as its own column, to see whether a change made a difference.
+let comparedBinaries = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.endIndex ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
 let output = arguments.firstIndex(of: "--write").flatMap { $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }
 
 let pulse = try? PulseServer()
 if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound server") }
 var results: [Server.Kind: Metrics] = [:]
 var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore]
+if comparedBinaries != nil { kinds.append(.compared) }
 if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
     // The quick smoke check leaves dunst out: it alone takes minutes under a flood.
     if !quick { kinds.append(.dunst) }
@@ -134,24 +67,29 @@ if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
     print("note: dunst or Xvfb not installed; measuring without it")
 }
 if let only = arguments.firstIndex(of: "--only").flatMap({ $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }) {
-    kinds = Server.Kind(rawValue: only).map { [$0] } ?? []
+    kinds = only.split(separator: ",").compactMap { Server.Kind(rawValue: String($0)) }
 }
 /// The reference and chimed, whose ratio is the headline, and chimed without its store, whose
-/// difference from chimed is the store's cost, are measured `rounds` times, one after the other,
-/// and each figure is the median of its rounds: a single round of any can be a third slower when
-/// something else on the machine wakes up. dunst, far off either way, is measured once.
+/// difference from chimed is the store's cost, are measured in `rounds` rounds, each phase on
+/// each server in turn (`measureRound`), and each figure is the median of its rounds: a minute
+/// apart, this machine's figures can differ by a tenth, and a phase of the reference and the same
+/// phase of chimed seconds apart see the same machine. Each round starts with another of them.
+/// dunst, far off either way and slow to recover from a flood, is measured once, alone.
 let rounds = quick ? 1 : 3
 var runs: [Server.Kind: [Metrics]] = [:]
-for round in 1...rounds {
-    for kind in kinds where round == 1 || kind != .dunst {
-        print("measuring \(kind.rawValue)\(rounds > 1 && kind != .dunst ? " (round \(round) of \(rounds))" : "")...")
-        fflush(nil)
-        do {
-            runs[kind, default: []].append(try measure(kind, binaries: binaries, pulse: pulse, sizes: sizes))
-        } catch {
-            print("  \(kind.rawValue) failed: \(error)")
-        }
+let interleaved = kinds.filter { $0 != .dunst }
+for round in 0..<rounds where !interleaved.isEmpty {
+    let order = Array(interleaved[(round % interleaved.count)...] + interleaved[..<(round % interleaved.count)])
+    print("measuring \(order.map(\.rawValue).joined(separator: ", "))\(rounds > 1 ? " (round \(round + 1) of \(rounds))" : "")...")
+    fflush(nil)
+    for (kind, metrics) in measureRound(order, binaries: binaries, pulse: pulse, sizes: sizes) {
+        runs[kind, default: []].append(metrics)
     }
+}
+if kinds.contains(.dunst) {
+    print("measuring dunst...")
+    fflush(nil)
+    runs[.dunst] = measureRound([.dunst], binaries: binaries, pulse: pulse, sizes: sizes)[.dunst].map { [$0] }
 }
 for (kind, measured) in runs { results[kind] = Metrics.median(of: measured) }
 pulse?.stop()
@@ -197,9 +135,10 @@ for row in rows {
     let cells = isRatio ? [format(chimed), "-"] : [format(chimed / reference) + "x", format(chimed / dunst) + "x"]
     report += "| \(row.name) | \(cells[0]) | \(cells[1]) | \(row.target) |\n"
 }
-report += "\nAbsolute figures (they vary by machine; compare ratios). chimed-no-store is chimed with `--no-history`: the store's cost is the difference.\n\n| metric | unit | reference | chimed | chimed-no-store | dunst |\n|---|---|---|---|---|---|\n"
+let columns: [Server.Kind] = [.reference, .chimed, .chimedNoStore] + (comparedBinaries != nil ? [.compared] : []) + [.dunst]
+report += "\nAbsolute figures (they vary by machine; compare ratios). chimed-no-store is chimed with `--no-history`: the store's cost is the difference.\n\n| metric | unit | " + columns.map(\.rawValue).joined(separator: " | ") + " |\n|---|---|" + String(repeating: "---|", count: columns.count) + "\n"
 for row in rows {
-    let cells = [Server.Kind.reference, .chimed, .chimedNoStore, .dunst].map { results[$0].map(row.value).map { format($0) } ?? "-" }
+    let cells = columns.map { results[$0].map(row.value).map { format($0) } ?? "-" }
     report += "| \(row.name) | \(row.unit) | " + cells.joined(separator: " | ") + " |\n"
 }
 for (kind, metrics) in results.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -217,8 +156,8 @@ if let output, !quick {
     # Benchmarks
 
     Made by `make bench` (`chime-bench BINDIR --write BENCHMARKS.md`) on \(ISO8601DateFormatter().string(from: Date())),
-    \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs alone on its own private `dbus-daemon`;
-    the reference, chimed and chimed-no-store are measured \(rounds) time\(rounds == 1 ? "" : "s"), one after the other, and each of their figures is the median of those runs;
+    \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs on its own private `dbus-daemon`;
+    the reference, chimed and chimed-no-store are measured in \(rounds) round\(rounds == 1 ? "" : "s"), each phase on each server in turn once all are idle, and each of their figures is the median of those rounds;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
     cost); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default

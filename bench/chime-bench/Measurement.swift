@@ -1,0 +1,147 @@
+import ChimeTestSupport
+import Foundation
+import Glibc
+
+/// One server's measurement, taken a phase at a time: a round (`measureRound`) runs each phase on
+/// every server in turn, so the reference and chimed meet the machine's slow swings together.
+final class Measurement {
+    let server: Server
+    private(set) var metrics = Metrics()
+    private let sizes: Sizes
+    private let client: BenchClient
+
+    /// The phases, in order; each may read what an earlier one measured.
+    static let phases: [(name: String, run: @Sendable (Measurement) throws -> Void)] = [
+        ("sequential", { try $0.sequential() }),
+        ("image", { try $0.image() }),
+        ("closes", { try $0.closes() }),
+        ("pipelined", { $0.pipelined() }),
+        ("windowed", { $0.windowed() }),
+        ("flood", { try $0.flood() }),
+    ]
+
+    /// Starts the server and warms it up: first-call costs are start-up's, not Notify's.
+    init(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Sizes) throws {
+        server = try Server(kind, binaries: binaries, pulse: pulse)
+        self.sizes = sizes
+        do {
+            client = try BenchClient(address: server.busAddress)
+            _ = try client.sequential(20)
+        } catch {
+            server.stop()
+            throw error
+        }
+        metrics.startup = server.startup
+        metrics.idleRSS = memory(of: server.pid).rss
+    }
+
+    private func sequential() throws {
+        let plain = try client.sequential(sizes.sequential)
+        (metrics.p50, metrics.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
+    }
+
+    private func image() throws {
+        let image = try client.sequential(sizes.sequential, image: BenchClient.image)
+        (metrics.imageP50, metrics.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
+    }
+
+    private func closes() throws {
+        metrics.close50 = percentile(try client.closeLatencies(sizes.closes, limit: sizes.limit), 0.5) / 1e3
+    }
+
+    private func pipelined() {
+        let cpuBefore = (cpuMilliseconds(of: server.pid), cpuMilliseconds(of: server.busPID), ownCPUMilliseconds())
+        let run = client.pipelined(sizes.pipelined, limit: sizes.limit)
+        mark("pipelined done", server.kind)
+        if let last = run.replies.last, run.replies.count > 1 {
+            metrics.pipelined = Double(run.replies.count) / (Double(last - run.start) / 1e9)
+            let perNotification = 1_000 / Double(run.replies.count)
+            metrics.serverCPU = (cpuMilliseconds(of: server.pid) - cpuBefore.0) * perNotification
+            metrics.busCPU = (cpuMilliseconds(of: server.busPID) - cpuBefore.1) * perNotification
+            metrics.clientCPU = (ownCPUMilliseconds() - cpuBefore.2) * perNotification
+        }
+        (metrics.rss, metrics.hwm) = memory(of: server.pid)
+        if run.replies.count < sizes.pipelined { metrics.answered = run.replies.count }
+    }
+
+    /// Cost growth as history grows: the same number again, at most 256 in flight, so every
+    /// reply's time is the server's pace and not the client's sending. Only for a server that
+    /// answered the whole pipelined run.
+    private func windowed() {
+        guard metrics.answered == nil else { return }
+        let steady = client.windowed(sizes.pipelined, inFlight: 256, limit: sizes.limit).replies
+        let window = min(1_000, sizes.pipelined / 4)
+        if steady.count == sizes.pipelined, let last = steady.last {
+            metrics.first1000 = Double(window) / (Double(steady[window] - steady[0]) / 1e9)
+            metrics.last1000 = Double(window) / (Double(last - steady[sizes.pipelined - window - 1]) / 1e9)
+        }
+    }
+
+    /// Another app's Notify while one client floods.
+    private func flood() throws {
+        let flooder = try BenchClient(address: server.busAddress)
+        let (count, limit) = (sizes.pipelined, sizes.limit)
+        let flood = Thread { _ = flooder.pipelined(count, limit: limit) }
+        flood.start()
+        let witness = try BenchClient(address: server.busAddress)
+        let during = try witness.sequential(sizes.floodWitness, app: "Witness", limit: sizes.limit)
+        metrics.floodP99 = percentile(during, 0.99) / 1e3
+        while !flood.isFinished { usleep(10_000) }
+    }
+}
+
+/// One round: every server in `kinds` is started, then each phase runs on each server in turn,
+/// after all of them have gone quiet. A server that fails leaves the round; the others go on.
+func measureRound(_ kinds: [Server.Kind], binaries: URL, pulse: PulseServer?, sizes: Sizes) -> [Server.Kind: Metrics] {
+    var measurements: [Measurement] = []
+    for kind in kinds {
+        do {
+            measurements.append(try Measurement(kind, binaries: binaries, pulse: pulse, sizes: sizes))
+        } catch {
+            print("  \(kind.rawValue) failed to start: \(error)")
+        }
+    }
+    defer { for measurement in measurements { measurement.server.stop() } }
+    for phase in Measurement.phases {
+        for measurement in measurements {
+            waitUntilQuiet(measurements.flatMap { [$0.server.pid, $0.server.busPID] } + [pulse?.process.pid].compactMap { $0 })
+            mark(phase.name, measurement.server.kind)
+            do {
+                try phase.run(measurement)
+            } catch {
+                measurement.server.process?.pump(timeout: 0.5)
+                print("  \(measurement.server.kind.rawValue) failed: \(error); it said: \(measurement.server.process?.stderr.suffix(500) ?? "")")
+                measurement.server.stop()
+                measurements.removeAll { $0 === measurement }
+            }
+        }
+    }
+    mark("done", nil)
+    return Dictionary(uniqueKeysWithValues: measurements.map { ($0.server.kind, $0.metrics) })
+}
+
+/// Waits until none of `pids` (the round's servers, their buses, PulseAudio) has used CPU for
+/// 200 ms (at most 30 s): what one still does after its phase (chimed's store taking a flood's
+/// rows, its retired notifications told, a sound still playing) is its own cost, not the next
+/// server's. CPU time counts in clock ticks, so a process busy a third of the time shows no tick
+/// for 200 ms less than once in a thousand.
+func waitUntilQuiet(_ pids: [pid_t], limit: Double = 30) {
+    func used() -> Double { pids.map { cpuMilliseconds(of: $0) }.filter { !$0.isNaN }.reduce(0, +) }
+    let deadline = nanoseconds() + UInt64(limit * 1e9)
+    var last = used()
+    var quietSince = nanoseconds()
+    while nanoseconds() < deadline, nanoseconds() - quietSince < 200_000_000 {
+        usleep(20_000)
+        let now = used()
+        if now != last { (last, quietSince) = (now, nanoseconds()) }
+    }
+}
+
+/// With CHIME_BENCH_MARKS set, says on stderr when a phase starts on a server, in CLOCK_MONOTONIC
+/// seconds ("mark SECONDS PHASE SERVER"): `perf record -k CLOCK_MONOTONIC` stamps its samples on
+/// the same clock, so a profile can be cut to one phase.
+func mark(_ phase: String, _ kind: Server.Kind?) {
+    guard getenv("CHIME_BENCH_MARKS") != nil else { return }
+    let line = "mark \(Double(nanoseconds()) / 1e9) \(phase)" + (kind.map { " \($0.rawValue)" } ?? "") + "\n"
+    FileHandle.standardError.write(Data(line.utf8))
+}
