@@ -1,4 +1,4 @@
-/// Moving rows from the intake log into SQLite: after each turn's replies (`commit`), and at start for
+/// Moving rows from the intake log into SQLite: after the replies, in batches (`commit`), and at start for
 /// what a killed chimed logged but SQLite never took.
 extension NotificationStore {
     /// Writes the intake's rows into SQLite, with the sequence number of the last, in one
