@@ -98,8 +98,11 @@ extension NotificationStore {
         let reads = reason == .dismissed || reason == .closedByCall
         // Closed soon after it came (an app's CloseNotification a moment later), its row is
         // still in the intake: inside a turn, whose end writes the log, the closed row follows it
-        // there, and the reply waits for no SQLite.
-        if holding, intakeLog != nil, var row = intake.last(where: { $0[Column.id] == .integer(Int64(id)) }) {
+        // there, and the reply waits for no SQLite. Only while nothing has changed it since: a
+        // change goes through SQLite (`database`), which takes the whole intake first. The row
+        // changes as the UPDATE below changes a row in SQLite.
+        if holding, intakeLog != nil,
+           var row = intake[intakeInTransaction...].last(where: { $0[Column.id] == .integer(Int64(id)) }) {
             if row[Column.state] != .text("read"), row[Column.state] != .text("dismissed") { row[Column.state] = .text(state) }
             if reads { row[Column.unread] = .integer(0) }
             row[Column.wall] = .integer(wall)

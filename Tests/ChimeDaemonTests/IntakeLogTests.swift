@@ -89,6 +89,20 @@ import Testing
         #expect(field("close-reason", of: 3, in: store) == nil)
     }
 
+    /// A row changed in SQLite after it came (read, here) is closed there too, not from the
+    /// intake's copy of it, which does not know it was read.
+    @Test func aCloseAfterAChangeInTheSameTurnKeepsTheChange() throws {
+        let store = try NotificationStore(path: path)
+        store.holdCommits()
+        store.record(notification(1), wall: 1)
+        store.markRead(1, dismissed: false, wall: 2)
+        store.recordClosed(1, reason: .expired, wall: 3)
+        store.commitTransaction()
+        #expect(field("state", of: 1, in: store) == .string("read"), "read stays read")
+        #expect(field("unread", of: 1, in: store) == .bool(false))
+        #expect(field("close-reason", of: 1, in: store) == .uint32(1))
+    }
+
     /// Rows logged by a chimed from before rows carried their close reason (23 values) still go in.
     @Test func aRowLoggedWithoutACloseReasonStillGoesIn() throws {
         do {
