@@ -55,8 +55,6 @@ let sizes = quick ? Sizes.quick : Sizes()
 let comparedBinaries = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.endIndex ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
 let output = arguments.firstIndex(of: "--write").flatMap { $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }
 
-let pulse = try? PulseServer()
-if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound server") }
 var results: [Server.Kind: Metrics] = [:]
 var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore]
 if comparedBinaries != nil { kinds.append(.compared) }
@@ -67,8 +65,20 @@ if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
     print("note: dunst or Xvfb not installed; measuring without it")
 }
 if let only = arguments.firstIndex(of: "--only").flatMap({ $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }) {
-    kinds = only.split(separator: ",").compactMap { Server.Kind(rawValue: String($0)) }
+    kinds = only.split(separator: ",").map { name in
+        guard let kind = Server.Kind(rawValue: String(name)) else {
+            print("chime-bench: no server called \(name); --only takes reference, chimed, chimed-no-store, chimed-compared, dunst")
+            exit(2)
+        }
+        return kind
+    }
 }
+if kinds.contains(.compared), comparedBinaries == nil {
+    print("chime-bench: chimed-compared needs --compare DIR")
+    exit(2)
+}
+let pulse = try? PulseServer()
+if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound server") }
 /// The reference and chimed, whose ratio is the headline, and chimed without its store, whose
 /// difference from chimed is the store's cost, are measured in `rounds` rounds, each phase on
 /// each server in turn (`measureRound`), and each figure is the median of its rounds: a minute
