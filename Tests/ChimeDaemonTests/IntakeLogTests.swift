@@ -103,18 +103,21 @@ import Testing
         #expect(field("close-reason", of: 1, in: store) == .uint32(1))
     }
 
-    /// Rows logged by a chimed from before rows carried their close reason (23 values) still go in.
+    /// Rows logged by a chimed from before rows carried their close reason (23 values) still go
+    /// in, and take no reason from the row put in before them by the same statement.
     @Test func aRowLoggedWithoutACloseReasonStillGoesIn() throws {
         do {
             let store = try NotificationStore(path: path)
             store.record(notification(1), wall: 1)
-            store.recordClosed(1, reason: .expired, wall: 2)  // the row carries reason 1
-            store.commit()
+            store.commitTransaction()
+            store.holdCommits()
+            store.recordClosed(1, reason: .expired, wall: 2)  // a closed row with reason 1, in the intake
             let older = store.row(notification(2), wall: 3).dropLast()
             #expect(older.count == 23)
             store.intakeLog?.append(Array(older), sequence: store.nextIntakeSequence)
-            _ = store.intakeLog?.flush()
-        }
+            store.commitTransaction()
+            #expect(try store.sqlite.count() == 0, "all three rows wait in the log")
+        }  // dropped without a commit, as by kill -9
         let store = try NotificationStore(path: path)
         #expect(store.ids(app: nil) == [1, 2])
         #expect(field("close-reason", of: 1, in: store) == .uint32(1))
