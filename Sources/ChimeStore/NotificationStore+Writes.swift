@@ -12,18 +12,17 @@ extension NotificationStore {
     /// before anything else touches the store (see `database`).
     public func record(_ notification: Notification, wall: Int64) {
         let row = row(notification, wall: wall)
-        guard intakeLog != nil else {
+        guard let intakeLog else {
             // Without a log the row goes straight to SQLite, whose commit before the reply then
             // makes it durable.
             insert(row)
             return
         }
-        logInIntake(row)
+        logInIntake(row, intakeLog)
     }
 
     /// Adds a row to the intake, and to what the log writes at the turn's end.
-    private func logInIntake(_ row: [SQLiteDatabase.Value]) {
-        guard let intakeLog else { return }
+    private func logInIntake(_ row: [SQLiteDatabase.Value], _ intakeLog: IntakeLog) {
         if intake.count >= Self.intakeLimit, intakeInTransaction == 0 {
             intake.removeFirst(intake.count - Self.intakeLimit + 1)
             intakeInTransaction = 0
@@ -91,6 +90,10 @@ extension NotificationStore {
         return attempt("record") { () throws(StoreError) in try sqlite.run(Self.insertSQL, row) }
     }
 
+    /// States a close leaves as they are: the user saw it.
+    static let keptWhenClosed = ["read", "dismissed"]
+    static let keptWhenClosedSQL = "(" + keptWhenClosed.map { "'\($0)'" }.joined(separator: ", ") + ")"
+
     /// Closed: reason 2 (the user) and 3 (the app) also read it; a banner that timed out stays
     /// unread. A notification already read or dismissed keeps that state.
     public func recordClosed(_ id: UInt32, reason: CloseReason, wall: Int64) {
@@ -101,18 +104,18 @@ extension NotificationStore {
         // there, and the reply waits for no SQLite. Only while nothing has changed it since: a
         // change goes through SQLite (`database`), which takes the whole intake first. The row
         // changes as the UPDATE below changes a row in SQLite.
-        if holding, intakeLog != nil,
+        if holding, let intakeLog,
            var row = intake[intakeInTransaction...].last(where: { $0[Column.id] == .integer(Int64(id)) }) {
-            if row[Column.state] != .text("read"), row[Column.state] != .text("dismissed") { row[Column.state] = .text(state) }
+            if !Self.keptWhenClosed.contains(where: { row[Column.state] == .text($0) }) { row[Column.state] = .text(state) }
             if reads { row[Column.unread] = .integer(0) }
             row[Column.wall] = .integer(wall)
             row[Column.snoozeUntil] = .null
             row[Column.closeReason] = .integer(Int64(reason.rawValue))
-            return logInIntake(row)
+            return logInIntake(row, intakeLog)
         }
         attempt("update") { () throws(StoreError) in
             try database.run("""
-                UPDATE notifications SET state = CASE WHEN state IN ('read', 'dismissed') THEN state ELSE ?2 END,
+                UPDATE notifications SET state = CASE WHEN state IN \(Self.keptWhenClosedSQL) THEN state ELSE ?2 END,
                     close_reason=?3, updated=?4, unread = CASE WHEN ?5 THEN 0 ELSE unread END, snooze_until=NULL
                 WHERE id=?1
                 """, bind: { row in
