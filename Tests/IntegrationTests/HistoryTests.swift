@@ -52,6 +52,22 @@ import Testing
         #expect(try bus.chimectl("history").stdout.split(separator: "\n").count == 2)
     }
 
+    /// An app that closes its notification a moment after sending it, then a chimed killed before
+    /// SQLite took either: the close was acknowledged, so the next chimed has the notification
+    /// closed by the app, not still unread.
+    @Test func aCloseRightAfterItsNotifySurvivesKill9() throws {
+        let bus = try TestBus()
+        let client = try bus.client()
+        let id = try client.notify(app: "Mail", summary: "sent, then closed")
+        _ = try client.call("CloseNotification", [.uint32(id)])
+        bus.daemon?.signal(SIGKILL)  // well inside the quarter second before SQLite takes the rows
+        _ = bus.daemon?.wait(timeout: 10)
+        try bus.startDaemon()
+        #expect(try bus.chimectl("history", "--state", "closed").stdout.hasSuffix("sent, then closed"))
+        #expect(try bus.chimectl("history", "--state", "unread").stdout.contains("sent, then closed") == false,
+                "closed by the app: read")
+    }
+
     /// SQLite takes what chimed recorded a quarter of a second later, well before the five-second
     /// checkpoint: a chimed killed then leaves nothing in the intake log for the next one to put back.
     @Test func aQuietChimedHasCommittedWhatItRecorded() throws {
