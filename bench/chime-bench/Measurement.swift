@@ -92,11 +92,12 @@ final class Measurement {
 
 /// One round: every server in `kinds` is started, then each phase runs on each server in turn,
 /// after all of them have gone quiet. A server that fails leaves the round; the others go on.
-func measureRound(_ kinds: [Server.Kind], binaries: URL, pulse: PulseServer?, sizes: Sizes) -> [Server.Kind: Metrics] {
+/// `binaries` says where each kind's programs are (chimed-compared's are another build's).
+func measureRound(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse: PulseServer?, sizes: Sizes) -> [Server.Kind: Metrics] {
     var measurements: [Measurement] = []
     for kind in kinds {
         do {
-            measurements.append(try Measurement(kind, binaries: binaries, pulse: pulse, sizes: sizes))
+            measurements.append(try Measurement(kind, binaries: binaries(kind), pulse: pulse, sizes: sizes))
         } catch {
             print("  \(kind.rawValue) failed to start: \(error)")
         }

@@ -8,7 +8,7 @@ final class Server {
         case reference, chimed, dunst
         /// chimed with --no-history: what the store costs.
         case chimedNoStore = "chimed-no-store"
-        /// chimed from another build (`--compare DIR`), measured beside this one's.
+        /// chimed from another build (`--compare DIR`: its `binaries`), measured beside this one's.
         case compared = "chimed-compared"
     }
 
@@ -46,7 +46,7 @@ final class Server {
         case .reference:
             executable = binaries.appendingPathComponent("reference-server").path
         case .chimed, .chimedNoStore, .compared:
-            executable = (kind == .compared ? comparedBinaries ?? binaries : binaries).appendingPathComponent("chimed").path
+            executable = binaries.appendingPathComponent("chimed").path
             if kind == .chimedNoStore { arguments = ["--no-history"] }
         case .dunst:
             // A display number no other X server holds (a killed one leaves its lock behind).

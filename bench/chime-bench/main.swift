@@ -77,6 +77,7 @@ if kinds.contains(.compared), comparedBinaries == nil {
     print("chime-bench: chimed-compared needs --compare DIR")
     exit(2)
 }
+func binariesFor(_ kind: Server.Kind) -> URL { kind == .compared ? comparedBinaries ?? binaries : binaries }
 let pulse = try? PulseServer()
 if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound server") }
 /// The reference and chimed, whose ratio is the headline, and chimed without its store, whose
@@ -92,14 +93,14 @@ for round in 0..<rounds where !interleaved.isEmpty {
     let order = Array(interleaved[(round % interleaved.count)...] + interleaved[..<(round % interleaved.count)])
     print("measuring \(order.map(\.rawValue).joined(separator: ", "))\(rounds > 1 ? " (round \(round + 1) of \(rounds))" : "")...")
     fflush(nil)
-    for (kind, metrics) in measureRound(order, binaries: binaries, pulse: pulse, sizes: sizes) {
+    for (kind, metrics) in measureRound(order, binaries: binariesFor, pulse: pulse, sizes: sizes) {
         runs[kind, default: []].append(metrics)
     }
 }
 if kinds.contains(.dunst) {
     print("measuring dunst...")
     fflush(nil)
-    runs[.dunst] = measureRound([.dunst], binaries: binaries, pulse: pulse, sizes: sizes)[.dunst].map { [$0] }
+    runs[.dunst] = measureRound([.dunst], binaries: binariesFor, pulse: pulse, sizes: sizes)[.dunst].map { [$0] }
 }
 for (kind, measured) in runs { results[kind] = Metrics.median(of: measured) }
 pulse?.stop()
