@@ -74,9 +74,13 @@ public final class Daemon {
         }
         snoozeTimer = DeadlineTimer { [unowned self] in apply(attention.wakeSnoozed(now: now)) }
         // A turn's replies wait for what it changed to be durable; its new notifications already
-        // are (the store's intake log), so SQLite takes them after the replies, in batches.
+        // are (the store's intake log), so SQLite takes them after the replies, in batches, and
+        // the log makes room for the next turns' rows then too.
         objects.beforeSending = { [unowned self] in store?.commitTransaction() }
-        objects.afterSending = { [unowned self] in commitIntakeSoon() }
+        objects.afterSending = { [unowned self] in
+            store?.makeRoomInIntakeLog()
+            commitIntakeSoon()
+        }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         objects.export(controlInterface(), at: Self.controlPath)
         try watchBus()

@@ -35,6 +35,12 @@ extension NotificationStore {
         intakeLog.clear()
     }
 
+    /// After the replies: the intake log makes room for the next turns' rows, so they are
+    /// copied in without waiting for the disk's allocation.
+    public func makeRoomInIntakeLog() {
+        intakeLog?.makeRoomAhead()
+    }
+
     private func recordApplied(_ sequence: Int64) {
         attempt("record the intake log's position") { () throws(StoreError) in
             try sqlite.run("UPDATE intake SET applied = ?1", [.integer(sequence)])

@@ -165,7 +165,7 @@ extension NotificationStore {
     }
 
     /// Makes what a turn changed durable before its replies go: the rows it recorded in one
-    /// write to the intake log, and the open transaction committed (without the intake, which
+    /// copy into the intake log, and the open transaction committed (without the intake, which
     /// the log holds). When the log cannot take the rows (a full disk), SQLite takes them now, in
     /// this commit. When the commit fails, the intake's rows it held stay for the next commit.
     public func commitTransaction() {

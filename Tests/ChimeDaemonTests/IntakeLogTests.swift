@@ -129,15 +129,15 @@ import Testing
             let store = try NotificationStore(path: path)
             store.record(notification(1), wall: 1)
             store.checkpoint()
-            #expect(fileSize(path + "-intake") == 0)
+            #expect(loggedSequences() == [])
             store.record(notification(2), wall: 2)
             store.commitTransaction()
-            #expect(fileSize(path + "-intake") > 0)
+            #expect(loggedSequences() == [2])
         }
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2])
         do {
             let store = try NotificationStore(path: path)
-            #expect(fileSize(path + "-intake") == 0, "emptied once SQLite took what it held")
+            #expect(loggedSequences() == [], "emptied once SQLite took what it held")
             store.record(notification(3), wall: 3)
             store.commitTransaction()
         }
@@ -158,22 +158,22 @@ import Testing
         #expect(said.contains { $0.contains("is full") }, "\(said)")
         #expect(store.intake.count == 39, "kept for the next commit")
         store.checkpoint()
-        #expect(fileSize(path + "-intake") > 0, "the log is kept while SQLite lacks its rows")
+        #expect(loggedSequences().count == 40, "the log is kept while SQLite lacks its rows")
         try store.sqlite.execute("PRAGMA max_page_count = 1000000")
         store.commit()
         #expect(store.intake.isEmpty)
         #expect(store.ids(app: nil) == Array(1...40))
         store.checkpoint()
-        #expect(fileSize(path + "-intake") == 0)
+        #expect(loggedSequences() == [])
     }
 
     @Test func aTurnsRowsReachTheLogTogetherBeforeItsReplies() throws {
         do {
             let store = try NotificationStore(path: path)
             for id in 1...3 { store.record(notification(UInt32(id)), wall: 1) }
-            #expect(fileSize(path + "-intake") == 0, "nothing written during the turn")
+            #expect(loggedSequences() == [], "nothing written during the turn")
             store.commitTransaction()  // the turn's end, before its replies
-            #expect(fileSize(path + "-intake") > 0)
+            #expect(loggedSequences() == [1, 2, 3])
             store.record(notification(4), wall: 2)
         }  // killed before the next turn ended: its Notify was never answered
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
@@ -185,15 +185,14 @@ import Testing
             let store = try NotificationStore(path: path) { _, message in said.append(message) }
             store.record(notification(1), wall: 1)
             store.commitTransaction()
-            // The log's file now answers every write as a full disk does.
-            let full = open("/dev/full", O_WRONLY)
-            #expect(dup2(full, store.intakeLog!.descriptor) >= 0)
-            close(full)
-            store.record(notification(2), wall: 2)
+            // The disk is now full, and the turn's rows need more of the log than it has.
+            store.intakeLog!.allocate = { _, _, _ in ENOSPC }
+            store.record(notification(2, summary: String(repeating: "long ", count: 20_000)), wall: 2)
             store.record(notification(3), wall: 2)
             store.commitTransaction()
             #expect(try store.sqlite.count() == 3, "the rows before the failed write too, in order")
             #expect(store.intake.isEmpty)
+            #expect(loggedSequences() == [1], "none of the turn's rows is in the log")
         }
         #expect(said.count == 1 && said[0].contains("is full"), "\(said)")
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
@@ -207,21 +206,70 @@ import Testing
             store.commitTransaction()
         }
         let log = path + "-intake"
-        let intact = fileSize(log)
-        // A third record cut short, then garbage.
+        let intact = IntakeLog(path: log)!.size
+        #expect(intact > 0)
+        // A third record cut short, then garbage, after the two.
         do {
             let store = try NotificationStore(path: folder + "/other.db")
             store.record(notification(3), wall: 3)
             store.commitTransaction()
         }
         let third = try Data(contentsOf: URL(fileURLWithPath: folder + "/other.db-intake"))
+        let thirdRecord = third.prefix(IntakeLog(path: folder + "/other.db-intake")!.size)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        handle.seekToEndOfFile()
-        handle.write(third.prefix(third.count - 5))
+        try handle.seek(toOffset: UInt64(intact))
+        handle.write(thirdRecord.prefix(thirdRecord.count - 5))
         handle.write(Data(repeating: 0x41, count: 100))
         try handle.close()
-        #expect(fileSize(log) > intact)
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2])
+    }
+
+    /// A log left by a chimed that stopped (zeros or a record cut short after its last whole
+    /// record) takes new records right after that one, so they are found at the next start.
+    @Test func newRecordsGoAfterTheLastWholeOne() throws {
+        do {
+            let log = IntakeLog(path: path + "-intake")!
+            log.append([.integer(1), .text("first")], sequence: 1)
+            #expect(log.flush())
+            log.append([.integer(2), .text("cut short")], sequence: 2)
+            #expect(log.flush())
+        }
+        // The second record loses its last byte, as if the process died copying it.
+        let whole = IntakeLog(path: path + "-intake")!.size
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path + "-intake"))
+        bytes[whole - 1] ^= 0xff
+        try bytes.write(to: URL(fileURLWithPath: path + "-intake"))
+        do {
+            let log = IntakeLog(path: path + "-intake")!
+            #expect(log.records().map(\.sequence) == [1])
+            log.append([.integer(3), .text("after")], sequence: 3)
+            #expect(log.flush())
+        }
+        #expect(loggedSequences() == [1, 3])
+    }
+
+    /// Past the mapped part of the file (256 KB) the log maps the next; emptied, it starts again.
+    @Test func aLogLongerThanItsMappingKeepsEveryRecord() throws {
+        let log = IntakeLog(path: path + "-intake")!
+        let text = String(repeating: "x", count: 700)
+        for sequence in 1...1_000 {
+            log.append([.integer(Int64(sequence)), .text(text)], sequence: Int64(sequence))
+            if sequence % 3 == 0 { #expect(log.flush()) }
+            if sequence % 7 == 0 { log.makeRoomAhead() }
+        }
+        #expect(log.flush())
+        #expect(log.size > 2 * IntakeLog.windowLength)
+        #expect(loggedSequences() == Array(1...1_000))
+        log.clear()
+        #expect(loggedSequences() == [])
+        log.append([.integer(1), .text("again")], sequence: 1_001)
+        #expect(log.flush())
+        #expect(loggedSequences() == [1_001])
+    }
+
+    /// The sequence numbers of the records in the log's file, as the next start reads them.
+    func loggedSequences() -> [Int64] {
+        IntakeLog(path: path + "-intake")?.records().map(\.sequence) ?? []
     }
 
     @Test func aFlippedByteEndsTheLogThere() throws {
@@ -252,10 +300,6 @@ import Testing
         }
         #expect(said.count == 1 && said[0].contains("written to the store before each reply"))
         #expect(try NotificationStore(path: path).ids(app: nil) == [1])
-    }
-
-    func fileSize(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
     }
 }
 
