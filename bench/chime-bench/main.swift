@@ -44,8 +44,14 @@ struct Metrics {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let binDir = arguments.first else {
-    print("usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]")
+let usage = "usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]"
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+// The folder comes first; an option there (a mistyped command) would start every server from it.
+guard let binDir = arguments.first, !binDir.hasPrefix("-") else {
+    print(usage)
     exit(2)
 }
 let binaries = URL(fileURLWithPath: binDir)
