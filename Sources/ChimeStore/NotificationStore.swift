@@ -59,7 +59,7 @@ public final class NotificationStore {
         }
         chmod(path, 0o600)
         intakeLog = IntakeLog(path: path + "-intake")
-        if intakeLog == nil { report("intake", "cannot open \(path)-intake; notifications are written to the store before each reply instead") }
+        if intakeLog == nil { report("intake", "cannot open or map \(path)-intake; notifications are written to the store before each reply instead") }
         replayIntake()
     }
 
