@@ -1,3 +1,4 @@
+import CSQLite
 import ChimeCore
 import Glibc
 
@@ -11,7 +12,10 @@ import Glibc
 /// rows costs a Notify about 50 ns where the system call cost it 3-4 µs (BENCHMARKS.md). Its
 /// space is allocated ahead (zeros written 64 KB at a time, outside the replies' path:
 /// `makeRoomAhead`), so a full disk is met when the space is asked for, never as a fault on a
-/// page; the file is therefore longer than its records, and zeros follow the last.
+/// page; the file is therefore longer than its records, and zeros follow the last. That holds only
+/// where writing the zeros reserves the blocks for good (`reservesBlocksOnWrite`); on a
+/// copy-on-write file system (btrfs, bcachefs, ZFS) every write through the mapping needs new
+/// space, and a full disk would kill chimed with SIGBUS, so there the records go by `write(2)`.
 ///
 /// A record: payload length (UInt32), a checksum of the payload (UInt64), then the payload: its
 /// sequence number (Int64), the number of values (UInt16) and each value as a tag byte (0 null,
@@ -24,8 +28,9 @@ final class IntakeLog {
     /// Bytes the file has room for (its length).
     private var allocated: Int
     /// The part of the file mapped: `mappedLength` bytes from `mappedStart` (a multiple of the
-    /// page size). It may reach past the file's end, which is never touched.
-    private var mapping: UnsafeMutableRawPointer
+    /// page size). It may reach past the file's end, which is never touched. Nil where records
+    /// are written with `write(2)`.
+    private var mapping: UnsafeMutableRawPointer?
     private var mappedStart: Int
     private var mappedLength = IntakeLog.windowLength
     /// Where the pages faulted in ahead of the records end (`makeRoomAhead`).
@@ -48,24 +53,29 @@ final class IntakeLog {
 
     /// Nil when the file cannot be opened or mapped: rows then go to SQLite before each reply.
     /// New records go after the last whole one (an earlier chimed may have left zeros or a
-    /// record cut short after it).
-    init?(path: String) {
+    /// record cut short after it). `mapped`: whether to write through a mapping (tests choose).
+    init?(path: String, mapped: ((Int32) -> Bool)? = nil) {
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         allocated = descriptor >= 0 ? Int(lseek(descriptor, 0, SEEK_END)) : 0
         size = Self.validLength(Self.contents(of: descriptor, length: allocated))
         mappedStart = size / Self.pageSize * Self.pageSize
         faultedEnd = mappedStart
-        guard descriptor >= 0, let mapped = Self.map(descriptor, from: mappedStart, length: mappedLength) else {
-            if descriptor >= 0 { close(descriptor) }
-            scratch.deallocate()
-            return nil
-        }
-        mapping = mapped
+        // Every property is set: returning nil runs deinit, which closes and frees.
+        guard descriptor >= 0 else { return nil }
+        guard (mapped ?? Self.reservesBlocksOnWrite)(descriptor) else { return }
+        guard let window = Self.map(descriptor, from: mappedStart, length: mappedLength) else { return nil }
+        mapping = window
+    }
+
+    /// File systems where a block written once (the zeros of `writeZeros`) takes later writes
+    /// through a mapping without needing space again: ext2/3/4, XFS and tmpfs.
+    static func reservesBlocksOnWrite(_ descriptor: Int32) -> Bool {
+        [0xEF53, 0x5846_5342, 0x0102_1994].contains(chime_file_system_type(descriptor))
     }
 
     deinit {
-        munmap(mapping, mappedLength)
-        close(descriptor)
+        if let mapping { munmap(mapping, mappedLength) }
+        if descriptor >= 0 { close(descriptor) }
         scratch.deallocate()
     }
 
@@ -138,7 +148,8 @@ final class IntakeLog {
         guard pending > 0 else { return true }
         let total = pending
         pending = 0
-        guard makeRoom(for: total) else { return false }
+        guard mapping != nil else { return write(total) }
+        guard makeRoom(for: total), let mapping else { return false }
         (mapping + (size - mappedStart)).copyMemory(from: scratch.baseAddress!, byteCount: total)
         size += total
         faultedEnd = max(faultedEnd, (size + Self.pageSize - 1) / Self.pageSize * Self.pageSize)
@@ -151,15 +162,29 @@ final class IntakeLog {
     /// costs about 1 µs here, 64 KB of allocation 15 µs). What fails here is met, and said, by
     /// the next `flush`.
     func makeRoomAhead() {
+        guard mapping != nil else { return }
         let ahead = Self.allocationStep / 2
         if size < mappedStart || size + ahead > min(allocated, mappedEnd) { _ = makeRoom(for: ahead) }
         if faultedEnd >= mappedStart, faultedEnd < min(size + 2 * Self.pageSize, allocated, mappedEnd) {
-            _ = madvise(mapping + (faultedEnd - mappedStart), Self.pageSize, MADV_POPULATE_WRITE)
+            _ = madvise(mapping! + (faultedEnd - mappedStart), Self.pageSize, MADV_POPULATE_WRITE)
             faultedEnd += Self.pageSize
         }
     }
 
     private var mappedEnd: Int { mappedStart + mappedLength }
+
+    /// Where records are not mapped: one `write(2)` at their end; cut back if it fell short.
+    private func write(_ total: Int) -> Bool {
+        let written = pwrite(descriptor, scratch.baseAddress, total, off_t(size))
+        guard written == total else {
+            failure = written < 0 ? errno : ENOSPC
+            if written > 0 { _ = ftruncate(descriptor, off_t(size)) }
+            return false
+        }
+        size += written
+        allocated = max(allocated, size)
+        return true
+    }
 
     /// Room for `count` more bytes at `size`: allocated in the file and mapped (a mapping that
     /// could not be moved back to the start when the log was emptied is moved here).
@@ -185,7 +210,7 @@ final class IntakeLog {
     private func remap(at offset: Int, length: Int = IntakeLog.windowLength) -> Bool {
         let start = offset / Self.pageSize * Self.pageSize
         guard let mapped = Self.map(descriptor, from: start, length: length) else { return false }
-        munmap(mapping, mappedLength)
+        if let mapping { munmap(mapping, mappedLength) }
         mapping = mapped
         mappedStart = start
         mappedLength = length
@@ -226,7 +251,7 @@ final class IntakeLog {
         size = 0
         allocated = 0
         faultedEnd = 0
-        if mappedStart != 0 { _ = remap(at: 0) }
+        if mapping != nil, mappedStart != 0 { _ = remap(at: 0) }
         makeRoomAhead()
     }
 

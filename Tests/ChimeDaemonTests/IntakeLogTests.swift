@@ -185,8 +185,12 @@ import Testing
             let store = try NotificationStore(path: path) { _, message in said.append(message) }
             store.record(notification(1), wall: 1)
             store.commitTransaction()
-            // The disk is now full, and the turn's rows need more of the log than it has.
+            // The disk is now full, and the turn's rows need more of the log than it has: its
+            // space cannot grow (mapped), and a write fails as one to a full disk does (written).
             store.intakeLog!.allocate = { _, _, _ in ENOSPC }
+            let full = open("/dev/full", O_WRONLY)
+            #expect(dup2(full, store.intakeLog!.descriptor) >= 0)
+            close(full)
             store.record(notification(2, summary: String(repeating: "long ", count: 20_000)), wall: 2)
             store.record(notification(3), wall: 2)
             store.commitTransaction()
@@ -265,6 +269,39 @@ import Testing
         log.append([.integer(1), .text("again")], sequence: 1_001)
         #expect(log.flush())
         #expect(loggedSequences() == [1_001])
+    }
+
+    /// On a file system where a write through the mapping could need new space (copy-on-write),
+    /// records go by write(2): at the end of the whole ones, and none of a write that fell short.
+    @Test func withoutAMappingRecordsAreWrittenAndAFullDiskLeavesNoneOfAWrite() throws {
+        do {
+            let log = IntakeLog(path: path + "-intake", mapped: { _ in false })!
+            log.append([.integer(1), .text("first")], sequence: 1)
+            log.append([.integer(2), .text("second")], sequence: 2)
+            #expect(log.flush())
+            #expect(lseek(log.descriptor, 0, SEEK_END) == log.size, "no space allocated ahead")
+            let full = open("/dev/full", O_WRONLY)
+            #expect(dup2(full, log.descriptor) >= 0)
+            close(full)
+            log.append([.integer(3), .text("lost to the full disk")], sequence: 3)
+            #expect(!log.flush())
+            #expect(log.failure == ENOSPC)
+        }
+        #expect(loggedSequences() == [1, 2])
+        let log = IntakeLog(path: path + "-intake", mapped: { _ in false })!
+        log.append([.integer(4), .text("after")], sequence: 4)
+        #expect(log.flush())
+        #expect(loggedSequences() == [1, 2, 4])
+    }
+
+    /// Mapped only where a block written once never needs space again.
+    @Test func onlyFileSystemsThatKeepWrittenBlocksAreMapped() {
+        let proc = open("/proc/self/status", O_RDONLY)
+        defer { close(proc) }
+        #expect(!IntakeLog.reservesBlocksOnWrite(proc))
+        let shm = open("/dev/shm", O_RDONLY | O_DIRECTORY)
+        defer { close(shm) }
+        #expect(shm < 0 || IntakeLog.reservesBlocksOnWrite(shm), "tmpfs")
     }
 
     /// The sequence numbers of the records in the log's file, as the next start reads them.
