@@ -165,8 +165,8 @@ final class IntakeLog {
         guard mapping != nil else { return }
         let ahead = Self.allocationStep / 2
         if size < mappedStart || size + ahead > min(allocated, mappedEnd) { _ = makeRoom(for: ahead) }
-        if faultedEnd >= mappedStart, faultedEnd < min(size + 2 * Self.pageSize, allocated, mappedEnd) {
-            _ = madvise(mapping! + (faultedEnd - mappedStart), Self.pageSize, MADV_POPULATE_WRITE)
+        if let mapping, faultedEnd >= mappedStart, faultedEnd < min(size + 2 * Self.pageSize, allocated, mappedEnd) {
+            _ = madvise(mapping + (faultedEnd - mappedStart), Self.pageSize, MADV_POPULATE_WRITE)
             faultedEnd += Self.pageSize
         }
     }

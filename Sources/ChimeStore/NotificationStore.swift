@@ -3,10 +3,11 @@ import ChimeCore
 import Glibc
 
 /// The notification center on disk: one SQLite file (mode 0600) in WAL mode, and beside it the
-/// intake log, which takes the rows a turn recorded in one copy into its mapped file before chimed
-/// replies, so what chimed acknowledged survives `kill -9` (the page cache holds it, as it holds a
-/// WAL commit with synchronous=NORMAL; not an fsync) without the replies waiting for SQLite. The file is held exclusively: commits skip the
-/// shared-memory locking, and a second chimed is refused.
+/// intake log, which takes the rows a turn recorded in one copy into its mapped file (or one
+/// `write(2)`) before chimed replies, so what chimed acknowledged survives `kill -9` (the page
+/// cache holds it, as it holds a WAL commit with synchronous=NORMAL; not an fsync) without the
+/// replies waiting for SQLite. The file is held exclusively: commits skip the shared-memory
+/// locking, and a second chimed is refused.
 public final class NotificationStore {
     let sqlite: SQLiteDatabase
     public let path: String
