@@ -10,6 +10,10 @@ final class MainLoopGlue {
     private let connection: OpaquePointer
     /// The idle source that serves the connection's waiting messages, while one is scheduled.
     private var dispatchIdle: UInt32?
+    /// While a watch reads: messages that arrive are served right after the read, with no idle
+    /// source added and removed around them (2,800 instructions a lone call).
+    private var reading = false
+    private var arrivedWhileReading = false
     /// A bounded turn of work, so a flood cannot starve timers and signals; true while more remains.
     private let serve: () -> Bool
 
@@ -21,7 +25,7 @@ final class MainLoopGlue {
         dbus_connection_set_timeout_functions(connection, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, me, nil)
         dbus_connection_set_dispatch_status_function(connection, { _, status, data in
             if status == DBUS_DISPATCH_DATA_REMAINS {
-                Unmanaged<MainLoopGlue>.fromOpaque(data!).takeUnretainedValue().scheduleDispatch()
+                Unmanaged<MainLoopGlue>.fromOpaque(data!).takeUnretainedValue().dataRemains()
             }
         }, me, nil)
         if dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS { scheduleDispatch() }
@@ -34,6 +38,10 @@ final class MainLoopGlue {
         dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
     }
 
+    private func dataRemains() {
+        if reading { arrivedWhileReading = true } else { scheduleDispatch() }
+    }
+
     private func scheduleDispatch() {
         guard dispatchIdle == nil else { return }
         dispatchIdle = GLibSources.idle { [self] in
@@ -43,13 +51,19 @@ final class MainLoopGlue {
         }
     }
 
-    /// After a watch has read: serves what the read brought at once instead of on the loop's
+    /// Lets a watch read, then serves what the read brought at once instead of on the loop's
     /// next turn, one poll the fewer per message. What a bounded turn leaves waits for the idle.
-    private func serveScheduledWork() {
-        guard let idle = dispatchIdle else { return }
-        if serve() { return }
-        GLibSources.remove(idle)
-        dispatchIdle = nil
+    private func read(_ watch: OpaquePointer, _ flags: UInt32) {
+        reading = true
+        dbus_watch_handle(watch, flags)
+        reading = false
+        guard arrivedWhileReading || dispatchIdle != nil else { return }
+        arrivedWhileReading = false
+        if serve() { return scheduleDispatch() }
+        if let idle = dispatchIdle {
+            GLibSources.remove(idle)
+            dispatchIdle = nil
+        }
     }
 
     // MARK: Watches: fd sources whose id is kept in the watch's data slot.
@@ -75,8 +89,7 @@ final class MainLoopGlue {
             if condition.rawValue & G_IO_OUT.rawValue != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
             if condition.rawValue & G_IO_HUP.rawValue != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
             if condition.rawValue & G_IO_ERR.rawValue != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
-            dbus_watch_handle(source.watch, flags)
-            source.glue.serveScheduledWork()
+            source.glue.read(source.watch, flags)
             return chime_source_continue()
         }, Unmanaged.passRetained(source).toOpaque(), { Unmanaged<WatchSource>.fromOpaque($0!).release() })
         // GLib takes a source's fds out of its poll set around each dispatch and puts them back
