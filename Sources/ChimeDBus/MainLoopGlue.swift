@@ -10,10 +10,10 @@ final class MainLoopGlue {
     private let connection: OpaquePointer
     /// The idle source that serves the connection's waiting messages, while one is scheduled.
     private var dispatchIdle: UInt32?
-    /// While a watch reads: messages that arrive are served right after the read, with no idle
-    /// source added and removed around them (2,800 instructions a lone call).
-    private var reading = false
-    private var arrivedWhileReading = false
+    /// While a watch is handled: messages its read brings are served right after it, with no
+    /// idle source added and removed around them (2,800 instructions a lone call).
+    private var handlingWatch = false
+    private var arrivedDuringWatch = false
     /// A bounded turn of work, so a flood cannot starve timers and signals; true while more remains.
     private let serve: () -> Bool
 
@@ -39,7 +39,7 @@ final class MainLoopGlue {
     }
 
     private func dataRemains() {
-        if reading { arrivedWhileReading = true } else { scheduleDispatch() }
+        if handlingWatch { arrivedDuringWatch = true } else { scheduleDispatch() }
     }
 
     private func scheduleDispatch() {
@@ -51,14 +51,15 @@ final class MainLoopGlue {
         }
     }
 
-    /// Lets a watch read, then serves what the read brought at once instead of on the loop's
-    /// next turn, one poll the fewer per message. What a bounded turn leaves waits for the idle.
-    private func read(_ watch: OpaquePointer, _ flags: UInt32) {
-        reading = true
+    /// Lets libdbus handle a watch (read or write), then serves what a read brought at once
+    /// instead of on the loop's next turn, one poll the fewer per message. What a bounded turn
+    /// leaves waits for the idle.
+    private func handle(_ watch: OpaquePointer, _ flags: UInt32) {
+        handlingWatch = true
         dbus_watch_handle(watch, flags)
-        reading = false
-        guard arrivedWhileReading || dispatchIdle != nil else { return }
-        arrivedWhileReading = false
+        handlingWatch = false
+        guard arrivedDuringWatch || dispatchIdle != nil else { return }
+        arrivedDuringWatch = false
         if serve() { return scheduleDispatch() }
         if let idle = dispatchIdle {
             GLibSources.remove(idle)
@@ -89,7 +90,7 @@ final class MainLoopGlue {
             if condition.rawValue & G_IO_OUT.rawValue != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
             if condition.rawValue & G_IO_HUP.rawValue != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
             if condition.rawValue & G_IO_ERR.rawValue != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
-            source.glue.read(source.watch, flags)
+            source.glue.handle(source.watch, flags)
             return chime_source_continue()
         }, Unmanaged.passRetained(source).toOpaque(), { Unmanaged<WatchSource>.fromOpaque($0!).release() })
         // GLib takes a source's fds out of its poll set around each dispatch and puts them back

@@ -148,7 +148,7 @@ final class IntakeLog {
         guard pending > 0 else { return true }
         let total = pending
         pending = 0
-        guard mapping != nil else { return write(total) }
+        guard mapping != nil else { return writeRecords(total) }
         guard makeRoom(for: total), let mapping else { return false }
         (mapping + (size - mappedStart)).copyMemory(from: scratch.baseAddress!, byteCount: total)
         size += total
@@ -174,7 +174,7 @@ final class IntakeLog {
     private var mappedEnd: Int { mappedStart + mappedLength }
 
     /// Where records are not mapped: one `write(2)` at their end; cut back if it fell short.
-    private func write(_ total: Int) -> Bool {
+    private func writeRecords(_ total: Int) -> Bool {
         let written = pwrite(descriptor, scratch.baseAddress, total, off_t(size))
         guard written == total else {
             failure = written < 0 ? errno : ENOSPC
