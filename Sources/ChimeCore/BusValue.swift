@@ -1,6 +1,9 @@
 /// A value of the D-Bus type system, decoded from a message at the edge.
 /// The core reads hints from these without knowing anything of libdbus.
-public indirect enum BusValue: Equatable, Sendable {
+///
+/// Only a variant holds another value directly, so only it is boxed: with the whole enum
+/// indirect, every value (each hint, each reply's id) was a heap allocation of its own.
+public enum BusValue: Equatable, Sendable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -20,7 +23,7 @@ public indirect enum BusValue: Equatable, Sendable {
     /// `a{..}`: entries in wire order.
     case dictionary(keySignature: String, valueSignature: String, [(key: BusValue, value: BusValue)])
     case structure([BusValue])
-    case variant(BusValue)
+    indirect case variant(BusValue)
 
     public static func == (lhs: BusValue, rhs: BusValue) -> Bool {
         switch (lhs, rhs) {
