@@ -41,8 +41,9 @@ public struct NotificationHints: Equatable, Sendable {
     public init() {}
 
     /// Stack tags in the order dunst checks them.
-    static let stackTagNames = ["x-canonical-private-synchronous", "x-dunst-stack-tag",
-                                "synchronous", "private-synchronous"]
+    static let stackTagNames: [HintName] = [.canonicalSynchronous, .dunstStackTag, .synchronous, .privateSynchronous]
+    /// Image data in order of preference: the spec's name, then the names of its earlier versions.
+    static let imageDataNames: [HintName] = [.imageData, .imageDataUnderscore, .iconData]
 
     /// Decodes `raw`; each hint dropped for its type or value is described in `problems`.
     public init(decoding raw: [String: BusValue], problems: inout [String]) {
@@ -52,100 +53,106 @@ public struct NotificationHints: Equatable, Sendable {
     /// Decodes hints as Notify sent them; when a name repeats, the last one counts.
     public init(decoding raw: [(key: String, value: BusValue)], problems: inout [String]) {
         var reader = HintReader(raw: raw)
-        if let value = reader.integer("urgency") {
+        guard reader.any else { return }
+        if let value = reader.integer(.urgency) {
             if let urgency = Urgency(rawValue: UInt8(clamping: max(0, value))), value >= 0, value <= 2 {
                 self.urgency = urgency
             } else {
                 reader.problems.append("hint 'urgency': \(value) is not 0, 1 or 2")
             }
         }
-        category = reader.string("category")
-        desktopEntry = reader.string("desktop-entry")
-        for name in ["image-data", "image_data", "icon_data"] where imageData == nil {
+        category = reader.string(.category)
+        desktopEntry = reader.string(.desktopEntry)
+        for name in Self.imageDataNames where imageData == nil {
             guard let value = reader.value(name) else { continue }
             switch ImageData.decode(value) {
             case .success(let image): imageData = image
-            case .failure(let problem): reader.problems.append("hint '\(name)': \(problem)")
+            case .failure(let problem): reader.problems.append("hint '\(name.text)': \(problem)")
             }
         }
-        imagePath = reader.string("image-path") ?? reader.string("image_path")
-        soundFile = reader.string("sound-file")
-        soundName = reader.string("sound-name")
-        suppressSound = reader.bool("suppress-sound") ?? false
-        transient = reader.bool("transient") ?? false
-        resident = reader.bool("resident") ?? false
-        actionIcons = reader.bool("action-icons") ?? false
-        if let x = reader.integer("x"), let y = reader.integer("y") {
+        imagePath = reader.string(.imagePath) ?? reader.string(.imagePathUnderscore)
+        soundFile = reader.string(.soundFile)
+        soundName = reader.string(.soundName)
+        suppressSound = reader.bool(.suppressSound) ?? false
+        transient = reader.bool(.transient) ?? false
+        resident = reader.bool(.resident) ?? false
+        actionIcons = reader.bool(.actionIcons) ?? false
+        if let x = reader.integer(.x), let y = reader.integer(.y) {
             position = Position(x: Int32(clamping: x), y: Int32(clamping: y))
         }
-        if let value = reader.integer("value") { progress = Int32(clamping: min(100, max(0, value))) }
-        senderPID = reader.integer("sender-pid")
-        stackTag = Self.stackTagNames.lazy.compactMap { reader.string($0) }.first
-        replyPlaceholder = reader.string("x-kde-reply-placeholder-text")
-        replySubmitText = reader.string("x-kde-reply-submit-button-text")
-        replySubmitIcon = reader.string("x-kde-reply-submit-button-icon-name")
-        if let level = reader.string("x-chime-interruption-level") {
+        if let value = reader.integer(.value) { progress = Int32(clamping: min(100, max(0, value))) }
+        senderPID = reader.integer(.senderPID)
+        for name in Self.stackTagNames where stackTag == nil { stackTag = reader.string(name) }
+        replyPlaceholder = reader.string(.replyPlaceholder)
+        replySubmitText = reader.string(.replySubmitText)
+        replySubmitIcon = reader.string(.replySubmitIcon)
+        if let level = reader.string(.interruptionLevel) {
             interruptionLevel = InterruptionLevel(rawValue: level)
             if interruptionLevel == nil {
                 reader.problems.append("hint 'x-chime-interruption-level': unknown level \"\(level)\"")
             }
         }
-        if let relevance = reader.double("x-chime-relevance") {
+        if let relevance = reader.double(.relevance) {
             if (0...1).contains(relevance) {
                 self.relevance = relevance
             } else {
                 reader.problems.append("hint 'x-chime-relevance': \(relevance) is outside 0...1")
             }
         }
-        marketing = reader.bool("x-chime-marketing") ?? false
-        thread = reader.string("x-chime-thread")
-        sender = reader.string("x-chime-sender")
-        hiddenPreviewBody = reader.string("x-chime-hidden-preview-body")
-        destructiveActions = reader.strings("x-chime-destructive-actions") ?? []
+        marketing = reader.bool(.marketing) ?? false
+        thread = reader.string(.thread)
+        sender = reader.string(.sender)
+        hiddenPreviewBody = reader.string(.hiddenPreviewBody)
+        destructiveActions = reader.strings(.destructiveActions) ?? []
         problems += reader.problems
     }
 }
 
-/// Reads typed hints and notes the ones present with the wrong type.
+/// The hints Chime reads, found by one pass over what the app sent, typed on request; a hint
+/// present with the wrong type is noted in `problems`.
 private struct HintReader {
-    /// Apps send a handful of hints and Chime asks for about thirty names: comparing against a
-    /// few keys costs less than hashing thirty names. A long list is indexed once instead.
-    private let few: [(key: String, value: BusValue)]
-    private let indexed: [String: BusValue]
-    /// A bit for each key length present (63 for longer ones): most names Chime asks for are
-    /// absent, and most of those are answered by one test, without looking at the keys.
-    private let lengths: UInt64
+    private let raw: [(key: String, value: BusValue)]
+    /// For each name, where its last value is in `raw`. A vector on the stack, not an array on the heap.
+    private var slots = SIMD32<Int16>(repeating: -1)
+    /// A bit for each name the app sent: most of the names asked for are absent, and are
+    /// answered by this alone.
+    private var present: UInt32 = 0
     var problems: [String] = []
 
     init(raw: [(key: String, value: BusValue)]) {
-        if raw.count <= 16 {
-            (few, indexed) = (raw, [:])
-        } else {
-            (few, indexed) = ([], Dictionary(raw, uniquingKeysWith: { _, last in last }))
+        self.raw = raw
+        for (index, pair) in raw.enumerated() where index <= Int(Int16.max) {
+            guard let name = HintName(pair.key) else { continue }
+            slots[name.rawValue] = Int16(index)
+            present |= 1 << name.rawValue
         }
-        lengths = raw.reduce(0) { $0 | Self.bit($1.key) }
     }
 
-    private static func bit(_ name: String) -> UInt64 { 1 << UInt64(min(name.utf8.count, 63)) }
+    /// Whether the app sent any hint Chime reads: most send a few, some none.
+    var any: Bool { present != 0 }
 
-    func value(_ name: String) -> BusValue? {
-        guard lengths & Self.bit(name) != 0 else { return nil }
-        // Lengths first: most names differ in length, which costs no call into String's compare.
-        let length = name.utf8.count
-        return indexed.isEmpty ? few.last(where: { $0.key.utf8.count == length && $0.key == name })?.value : indexed[name]
+    @inline(__always)
+    func value(_ name: HintName) -> BusValue? {
+        guard present & 1 << name.rawValue != 0 else { return nil }
+        return raw[Int(slots[name.rawValue])].value
     }
 
-    mutating func typed<T>(_ name: String, _ expected: String, _ read: (BusValue) -> T?) -> T? {
+    @inline(__always)
+    private mutating func typed<T>(_ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         guard let value = value(name) else { return nil }
+        return typed(value, name, expected, read)
+    }
+
+    private mutating func typed<T>(_ value: BusValue, _ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         if let typed = read(value) { return typed }
-        problems.append("hint '\(name)' must be \(expected), got type '\(value.unwrapped.signature)'")
+        problems.append("hint '\(name.text)' must be \(expected), got type '\(value.unwrapped.signature)'")
         return nil
     }
 
-    mutating func string(_ name: String) -> String? { typed(name, "a string (s)", \.string) }
-    mutating func bool(_ name: String) -> Bool? { typed(name, "a boolean (b)", \.bool) }
-    mutating func double(_ name: String) -> Double? { typed(name, "a double (d)", \.double) }
-    mutating func strings(_ name: String) -> [String]? { typed(name, "a string array (as)", \.strings) }
+    @inline(__always) mutating func string(_ name: HintName) -> String? { typed(name, "a string (s)") { $0.string } }
+    @inline(__always) mutating func bool(_ name: HintName) -> Bool? { typed(name, "a boolean (b)") { $0.bool } }
+    @inline(__always) mutating func double(_ name: HintName) -> Double? { typed(name, "a double (d)") { $0.double } }
+    @inline(__always) mutating func strings(_ name: HintName) -> [String]? { typed(name, "a string array (as)") { $0.strings } }
     /// Any integer width: Plasma accepts them all for urgency, and so does Chime.
-    mutating func integer(_ name: String) -> Int64? { typed(name, "an integer", \.integer) }
+    @inline(__always) mutating func integer(_ name: HintName) -> Int64? { typed(name, "an integer") { $0.integer } }
 }

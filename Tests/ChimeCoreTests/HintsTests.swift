@@ -26,6 +26,18 @@ import Testing
         #expect(problems.isEmpty)
     }
 
+    /// Each name is found from its text, and only from its text; they fit the reader's 32 slots.
+    @Test func everyHintNameIsFoundByItsTextAlone() {
+        for name in HintName.allCases {
+            #expect(HintName(name.text) == name)
+            #expect(HintName(name.text + "s") == nil)
+            #expect(HintName(String(name.text.dropLast()) + "?") == nil)
+        }
+        #expect(HintName("") == nil)
+        #expect(HintName(String(repeating: "x", count: 200)) == nil)
+        #expect(HintName.allCases.count <= SIMD32<Int16>.scalarCount)
+    }
+
     @Test func urgencyAsAStringIsDroppedAndReported() {
         let (hints, problems) = decode(["urgency": .string("critical")])
         #expect(hints.urgency == nil)

@@ -1,0 +1,67 @@
+/// Every hint Chime reads, by its name on the wire. An app's hints are matched against these once,
+/// each key compared only with the names of its length; decoding then reads slots, not names.
+/// At most 32: `HintReader` keeps a slot for each in a `SIMD32`.
+enum HintName: Int, CaseIterable {
+    case urgency, category, desktopEntry
+    case imageData, imageDataUnderscore, iconData, imagePath, imagePathUnderscore
+    case soundFile, soundName, suppressSound, transient, resident, actionIcons
+    case x, y, value, senderPID
+    case canonicalSynchronous, dunstStackTag, synchronous, privateSynchronous
+    case replyPlaceholder, replySubmitText, replySubmitIcon
+    case interruptionLevel, relevance, marketing, thread, sender, hiddenPreviewBody, destructiveActions
+
+    var text: String {
+        switch self {
+        case .urgency: "urgency"
+        case .category: "category"
+        case .desktopEntry: "desktop-entry"
+        case .imageData: "image-data"
+        case .imageDataUnderscore: "image_data"
+        case .iconData: "icon_data"
+        case .imagePath: "image-path"
+        case .imagePathUnderscore: "image_path"
+        case .soundFile: "sound-file"
+        case .soundName: "sound-name"
+        case .suppressSound: "suppress-sound"
+        case .transient: "transient"
+        case .resident: "resident"
+        case .actionIcons: "action-icons"
+        case .x: "x"
+        case .y: "y"
+        case .value: "value"
+        case .senderPID: "sender-pid"
+        case .canonicalSynchronous: "x-canonical-private-synchronous"
+        case .dunstStackTag: "x-dunst-stack-tag"
+        case .synchronous: "synchronous"
+        case .privateSynchronous: "private-synchronous"
+        case .replyPlaceholder: "x-kde-reply-placeholder-text"
+        case .replySubmitText: "x-kde-reply-submit-button-text"
+        case .replySubmitIcon: "x-kde-reply-submit-button-icon-name"
+        case .interruptionLevel: "x-chime-interruption-level"
+        case .relevance: "x-chime-relevance"
+        case .marketing: "x-chime-marketing"
+        case .thread: "x-chime-thread"
+        case .sender: "x-chime-sender"
+        case .hiddenPreviewBody: "x-chime-hidden-preview-body"
+        case .destructiveActions: "x-chime-destructive-actions"
+        }
+    }
+
+    /// The name `key` is, if Chime reads it.
+    init?(_ key: String) {
+        let length = key.utf8.count
+        guard length < Self.byLength.count else { return nil }
+        for (text, name) in Self.byLength[length] where text == key {
+            self = name
+            return
+        }
+        return nil
+    }
+
+    /// The names, with their text, by the text's length in bytes.
+    private static let byLength: [[(String, HintName)]] = {
+        var table = [[(String, HintName)]](repeating: [], count: allCases.map(\.text.utf8.count).max()! + 1)
+        for name in allCases { table[name.text.utf8.count].append((name.text, name)) }
+        return table
+    }()
+}
