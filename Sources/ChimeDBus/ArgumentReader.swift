@@ -25,7 +25,9 @@ public struct ArgumentReader {
     private let bytes: UnsafeRawBufferPointer
     /// The message is in the other byte order than this machine's.
     private let swapped: Bool
-    private let signature: [UInt8]
+    /// The message's own signature, read in place: the reader keeps the message alive.
+    private let message: Message
+    private let signature: UnsafeBufferPointer<UInt8>
     /// Where the next argument's type starts in `signature`, and its value in `bytes`.
     private var nextType = 0
     private var position = 0
@@ -33,8 +35,9 @@ public struct ArgumentReader {
     public init(_ message: Message) {
         wire = Wire(message.raw)
         bytes = UnsafeRawBufferPointer(start: wire.start, count: wire.count)
-        let raw = dbus_message_get_signature(message.raw)!
-        signature = Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
+        self.message = message
+        let raw = UnsafeRawPointer(dbus_message_get_signature(message.raw)!).assumingMemoryBound(to: UInt8.self)
+        signature = UnsafeBufferPointer(start: raw, count: strlen(raw))
         guard bytes.count >= 16 else {
             (swapped, nextType) = (false, signature.count)
             return
@@ -81,43 +84,38 @@ public struct ArgumentReader {
         while position < end {
             align(8)
             let key = readString()
-            pairs.append((key, variantValue().unwrapped))
+            pairs.append((key, variantValue()))
         }
         return pairs
     }
 
-    /// A variant's value. Hints are nearly always of one basic type, whose one-letter signature
-    /// is read in place instead of being copied out first.
+    /// A variant's value, unwrapped. Hints are nearly always of one basic type, whose one-letter
+    /// signature is read in place instead of being copied out first.
     private mutating func variantValue() -> BusValue {
         guard position + 2 < bytes.count, bytes[position] == 1, bytes[position + 2] == 0,
-              let basic = Self.basicTypes[Int(bytes[position + 1])] else { return value(of: readSignature()) }
-        position += 3
-        return value(of: basic)
-    }
-
-    /// Each basic type's one-letter signature, by its code, made once.
-    private static let basicTypes: [ArraySlice<UInt8>?] = (0..<256).map { code in
-        "ybnqiuxtdhsog".utf8.contains(UInt8(code)) ? [UInt8(code)][...] : nil
+              let basic = basicValue(bytes[position + 1], at: position + 3)
+        else { return value(of: readSignature()).unwrapped }
+        return basic
     }
 
     /// Every argument not read yet.
     public mutating func all() -> [BusValue] {
         var values: [BusValue] = []
+        let types = ArraySlice(signature)
         while !isAtEnd {
-            let end = nextType + Self.completeTypeLength(signature[...], at: nextType)
-            values.append(value(of: signature[nextType..<end]))
+            let end = nextType + Self.completeTypeLength(types, at: nextType)
+            values.append(value(of: types[nextType..<end]))
             nextType = end
         }
         return values
     }
 
-    /// Steps past `type` in the signature when the next argument is of that type.
+    /// Steps past `type`, one complete type, in the signature when the next argument is of that
+    /// type. No complete type begins with another, so matching its bytes is enough.
     private mutating func take(_ type: StaticString) -> Bool {
         let count = type.utf8CodeUnitCount
-        guard nextType + count <= signature.count,
-              Self.completeTypeLength(signature[...], at: nextType) == count,
-              UnsafeBufferPointer(start: type.utf8Start, count: count).elementsEqual(signature[nextType..<nextType + count])
-        else { return false }
+        guard nextType + count <= signature.count else { return false }
+        for offset in 0..<count where signature[nextType + offset] != type.utf8Start[offset] { return false }
         nextType += count
         return true
     }
@@ -161,9 +159,12 @@ public struct ArgumentReader {
         return min(position + count, bytes.count)
     }
 
-    /// The value of `type`, one complete type.
-    private mutating func value(of type: ArraySlice<UInt8>) -> BusValue {
-        switch type.first {
+    /// The value of a basic type, by its code, read from `start` on; nil, reading nothing, for
+    /// a container's code.
+    private mutating func basicValue(_ code: UInt8, at start: Int) -> BusValue? {
+        let before = position
+        position = start
+        switch code {
         case UInt8(ascii: "y"):
             defer { position += 1 }
             return .byte(position < bytes.count ? bytes[position] : 0)
@@ -183,6 +184,16 @@ public struct ArgumentReader {
         case UInt8(ascii: "s"): return .string(readString())
         case UInt8(ascii: "o"): return .objectPath(readString())
         case UInt8(ascii: "g"): return .signature(String(decoding: readSignature(), as: UTF8.self))
+        default:
+            position = before
+            return nil
+        }
+    }
+
+    /// The value of `type`, one complete type.
+    private mutating func value(of type: ArraySlice<UInt8>) -> BusValue {
+        if let code = type.first, let basic = basicValue(code, at: position) { return basic }
+        switch type.first {
         case UInt8(ascii: "v"): return .variant(value(of: readSignature()))
         case UInt8(ascii: "("):
             align(8)

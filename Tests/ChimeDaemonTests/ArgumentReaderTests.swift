@@ -37,6 +37,21 @@ import Testing
         #expect(reader.string() == nil)
     }
 
+    /// Hints come as `a{sv}`: basic values are read in place, containers and variants inside
+    /// the variant the long way; each comes out unwrapped, and the reading goes on after it.
+    @Test func hintPairsOfEveryShapeReadUnwrapped() {
+        let hints: [(String, BusValue)] = [
+            ("y", .byte(1)), ("b", .bool(true)), ("d", .double(0.25)), ("s", .string("text")),
+            ("as", .stringArray(["a", "b"])), ("st", .structure([.int32(1), .bytes([2, 3])])),
+            ("v", .variant(.variant(.int32(3)))), ("x", .int64(-4)), ("o", .objectPath("/p")),
+        ]
+        var reader = ArgumentReader(signal([.vardict(hints), .string("after")]))
+        let pairs = reader.vardictPairs()
+        #expect(pairs?.map(\.key) == hints.map(\.0))
+        #expect(pairs?.map(\.value) == hints.map { $0.1.unwrapped })
+        #expect(reader.string() == "after" && reader.isAtEnd)
+    }
+
     @Test func aBigEndianMessageReadsTheSame() throws {
         // A signal as a big-endian client marshals it: header fields, then the body (u s).
         var bytes: [UInt8] = []
