@@ -30,6 +30,17 @@ final class BadgeBoard {
     /// Badges of these apps may have changed; they are looked at once the loop is idle.
     func mayHaveChanged(_ apps: some Sequence<String>) {
         pending.formUnion(apps)
+        scheduleAnnouncement()
+    }
+
+    /// The same for a set, as the unread counts hand over what changed: taken whole when
+    /// nothing waits, instead of hashing each app into an empty set.
+    func mayHaveChanged(_ apps: Set<String>) {
+        if pending.isEmpty { pending = apps } else { pending.formUnion(apps) }
+        scheduleAnnouncement()
+    }
+
+    private func scheduleAnnouncement() {
         guard !pending.isEmpty, !scheduled else { return }
         scheduled = true
         // Zero after a quiet spell: the next turn of the main loop.

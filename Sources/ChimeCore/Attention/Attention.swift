@@ -55,14 +55,15 @@ public struct Attention: Sendable {
     public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         let identity = request.appIdentity
-        if apps.record(identity) == nil { apps.see(identity) }
+        let record = apps.record(identity)
+        if record == nil { apps.see(identity) }
         let appSettings = settings(for: identity)
         var request = request
         let requested = InterruptionPolicy.level(request, app: appSettings)
-        var overBudget = apps.record(identity)?.overBudget ?? false
+        var overBudget = record?.overBudget ?? false
         var crossedBudget = false
         if requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
-           !(apps.record(identity)?.budgetExempt ?? false),
+           !(record?.budgetExempt ?? false),
            apps.countTimeSensitive(identity, at: now.wall, budget: settings.timeSensitiveBudget) {
             overBudget = true
             crossedBudget = true

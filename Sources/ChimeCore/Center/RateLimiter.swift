@@ -13,15 +13,20 @@ public struct RateLimiter: Sendable {
     /// Takes a token for `app`; false when it has none left.
     public mutating func admit(_ app: String, at now: Instant, limit: CenterSettings.RateLimit) -> Bool {
         let capacity = Double(max(1, limit.burst))
-        var bucket = buckets[app] ?? Bucket(tokens: capacity, refilled: now)
-        let elapsed = Double(now.milliseconds - bucket.refilled.milliseconds) / 60_000
-        bucket.tokens = min(capacity, bucket.tokens + elapsed * Double(max(0, limit.perMinute)))
-        bucket.refilled = now
-        let admitted = bucket.tokens >= 1
-        if admitted { bucket.tokens -= 1 }
-        buckets[app] = bucket
+        // Changed in place: one lookup of the app's name, not one to read and one to write.
+        let admitted = Self.take(from: &buckets[app, default: Bucket(tokens: capacity, refilled: now)],
+                                 at: now, capacity: capacity, perMinute: limit.perMinute)
         if buckets.count > 4_096 { forgetFull(now: now, limit: limit) }
         return admitted
+    }
+
+    private static func take(from bucket: inout Bucket, at now: Instant, capacity: Double, perMinute: Int) -> Bool {
+        let elapsed = Double(now.milliseconds - bucket.refilled.milliseconds) / 60_000
+        bucket.tokens = min(capacity, bucket.tokens + elapsed * Double(max(0, perMinute)))
+        bucket.refilled = now
+        guard bucket.tokens >= 1 else { return false }
+        bucket.tokens -= 1
+        return true
     }
 
     /// Apps whose buckets have refilled are the same as unseen ones: drop them so the

@@ -15,17 +15,20 @@ public struct UnreadCounts: Sendable {
     public func ids(of app: String) -> [UInt32] { appByID.filter { $0.value == app }.map(\.key).sorted() }
 
     public mutating func markUnread(_ id: UInt32, app: String) {
-        if let previous = appByID[id] {
+        if let previous = appByID.updateValue(app, forKey: id) {
             guard previous != app else { return }
-            markRead(id)
+            lower(previous)
         }
-        appByID[id] = app
         byApp[app, default: 0] += 1
         changed.insert(app)
     }
 
     public mutating func markRead(_ id: UInt32) {
         guard let app = appByID.removeValue(forKey: id) else { return }
+        lower(app)
+    }
+
+    private mutating func lower(_ app: String) {
         let left = (byApp[app] ?? 1) - 1
         byApp[app] = left > 0 ? left : nil
         changed.insert(app)
