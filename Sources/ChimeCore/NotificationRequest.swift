@@ -32,7 +32,11 @@ public struct NotificationRequest: Equatable, Sendable {
     /// Sanitised markup: only b, i, u, a href and img src alt remain as tags.
     public var body: String { get { box.fields.body } set { change { $0.body = newValue } } }
     public var actions: [Action] { get { box.fields.actions } set { change { $0.actions = newValue } } }
-    public var hints: NotificationHints { get { box.fields.hints } set { change { $0.hints = newValue } } }
+    /// Lent rather than returned: reading one hint (`request.hints.transient`) copied all of them.
+    public var hints: NotificationHints {
+        _read { yield box.fields.hints }
+        set { change { $0.hints = newValue } }
+    }
     /// Milliseconds; -1 = the server's default, 0 = never.
     public var expireTimeout: Int32 { get { box.fields.expireTimeout } set { change { $0.expireTimeout = newValue } } }
 
