@@ -13,7 +13,7 @@ public struct MarkupSanitizer {
 
     public func sanitize(_ body: String) -> String {
         // Plain text is most bodies: a byte scan, not a walk over grapheme clusters.
-        if !body.containsByte(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) { return body }
+        if !body.containsByte(UInt8(ascii: "<"), or: UInt8(ascii: "&")) { return body }
         var output = ""
         var closers: [String] = []
         var depth = 0

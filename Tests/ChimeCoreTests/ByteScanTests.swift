@@ -2,8 +2,34 @@ import ChimeCore
 import Testing
 
 /// `firstByteRange(of:)` stands in for the standard library's `firstRange(of:)`, which chimed's
-/// modules are built without.
+/// modules are built without; `containsByte(_:or:)` looks at eight bytes a step.
 @Suite struct ByteScanTests {
+    /// At every position of texts of every length up to three words, in a word or in the tail.
+    @Test func findsEitherByteAtAnyPosition() {
+        for length in 1...24 {
+            for position in 0..<length {
+                for found in ["<", "&"] {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(ascii: Unicode.Scalar(found)!)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    #expect(text.containsByte(UInt8(ascii: "<"), or: UInt8(ascii: "&")), "\(text)")
+                }
+            }
+        }
+    }
+
+    /// Neighbours of the bytes looked for, and bytes past ASCII, which the word test must not
+    /// take for them.
+    @Test func findsNothingInTextWithoutEither() {
+        #expect(!"".containsByte(UInt8(ascii: "<"), or: UInt8(ascii: "&")))
+        let near = String(repeating: ";=%'\u{7F}Grüße ≤ ½ \u{1F514}", count: 3)
+        #expect(!near.containsByte(UInt8(ascii: "<"), or: UInt8(ascii: "&")))
+        #expect((near + "&").containsByte(UInt8(ascii: "<"), or: UInt8(ascii: "&")))
+        // ü is C3 BC in UTF-8: bytes, not characters, are looked for.
+        #expect("Grüße".containsByte(0xBC, or: UInt8(ascii: "<")))
+        #expect(!"Grüße".containsByte(0xBD, or: 0x00))
+    }
+
     @Test func findsTheFirstOccurrence() {
         let text = "<node><interface name=\"a\">x</interface><interface name=\"b\"/></node>"
         let range = text.firstByteRange(of: "<interface")
