@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 import ChimeCore
 
 /// A D-Bus message with one owner: it holds a reference and drops it in deinit.
@@ -66,6 +67,21 @@ public final class Message {
     public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
     public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
+
+    /// Whether this is a call of `member` at `path` on `interface` with arguments of `signature`,
+    /// compared with libdbus's own copies of the header's strings: making each a String first
+    /// cost more than the comparing.
+    func isCall(path: String, interface: String?, member: String, signature: String) -> Bool {
+        func same(_ field: UnsafePointer<CChar>?, _ text: String) -> Bool {
+            guard let field else { return false }
+            return text.withCString { strcmp(field, $0) == 0 }
+        }
+        let headerInterface = dbus_message_get_interface(raw)
+        guard interface != nil || headerInterface == nil else { return false }
+        return same(dbus_message_get_member(raw), member) && same(dbus_message_get_path(raw), path)
+            && (interface.map { same(headerInterface, $0) } ?? true)
+            && same(dbus_message_get_signature(raw), signature)
+    }
 
     public var arguments: [BusValue] {
         var reader = ArgumentReader(self)

@@ -104,7 +104,13 @@ public final class ObjectServer {
     }
 
     private func handleCall(_ message: Message) -> Bool {
-        // Each of these reads the header and makes a String: once each, on every call.
+        // A stream of calls of one method (Notify) goes where the last call went.
+        if let last = lastRoute,
+           message.isCall(path: last.path, interface: last.interface, member: last.member, signature: last.inSignature) {
+            call(last.handler, message)
+            return true
+        }
+        // Each of these reads the header and makes a String.
         guard let path = message.path, let member = message.member else { return false }
         let interfaceName = message.interface
         if interfaceName == "org.freedesktop.DBus.Introspectable" || (interfaceName == nil && member == "Introspect") {
@@ -123,13 +129,16 @@ public final class ObjectServer {
                 "\(member) takes arguments (\(route.inSignature)), got (\(signature))")))
             return true
         }
-        let handler = route.handler
+        call(route.handler, message)
+        return true
+    }
+
+    private func call(_ handler: ExportedInterface.Handler, _ message: Message) {
         // The reply goes first: signals the handler raised wait behind it.
         let mark = outbox.count
         let call = MethodCall(message: message, sender: message.sender ?? "")
         let result = Result { () throws(BusError) in try handler(call) }
         answer(message, result, at: mark)
-        return true
     }
 
     /// A method's handler and the arguments it takes.
@@ -141,14 +150,11 @@ public final class ObjectServer {
         let handler: ExportedInterface.Handler
     }
 
-    /// The route of the last call: a stream of Notify calls finds its handler by comparing three
+    /// The route of the last call: a stream of Notify calls finds its handler by comparing four
     /// short strings instead of three dictionary lookups, each hashing its key.
     private var lastRoute: Route?
 
     private func route(_ path: String, _ interfaceName: String?, _ member: String) -> Route? {
-        if let last = lastRoute, last.member == member, last.path == path, last.interface == interfaceName {
-            return last
-        }
         guard let interface = objects[path]?.first(where: {
             $0.spec.methods[member] != nil && (interfaceName == nil || interfaceName == $0.spec.name)
         }), let spec = interface.spec.methods[member], let handler = interface.handlers[member] else {

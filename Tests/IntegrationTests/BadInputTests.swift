@@ -35,6 +35,27 @@ import Testing
         try expectHealthy()
     }
 
+    /// After a good Notify the server goes straight to the same handler for the next call like it;
+    /// a call that differs in its arguments, interface or path must not be taken for one.
+    @Test func aCallLikeTheLastInAllButOnePartIsNotTakenForIt() throws {
+        let client = try bus.client()
+        _ = try client.notify(summary: "first")
+        func refused(_ arguments: [BusValue], interface: String = "org.freedesktop.Notifications",
+                     path: String = "/org/freedesktop/Notifications") -> BusError? {
+            do throws(BusError) {
+                _ = try client.call("Notify", arguments, interface: interface, path: path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(refused([.string("a"), .string("b")])?.message == "Notify takes arguments (susssasa{sv}i), got (ss)")
+        #expect(refused(TestClient.notifyArguments(), interface: "org.example.Other")?.name == "org.freedesktop.DBus.Error.UnknownMethod")
+        #expect(refused(TestClient.notifyArguments(), path: "/org/example")?.name == "org.freedesktop.DBus.Error.UnknownMethod")
+        #expect(refused(TestClient.notifyArguments()) == nil)
+        try expectHealthy()
+    }
+
     @Test func anOddActionsArrayGetsInvalidArgs() throws {
         let error = try #require(try refusal(TestClient.notifyArguments(actions: ["a", "A", "b"])))
         #expect(error.name == BusError.invalidArgs)
