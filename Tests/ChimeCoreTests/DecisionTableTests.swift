@@ -109,6 +109,16 @@ import Testing
         #expect(level(["urgency": .byte(0), "category": .string(category)]) == expected)
     }
 
+    /// A family is the category itself and what follows it after a dot, never a longer word.
+    @Test(arguments: [("im", true), ("im.received", true), ("im.", true), ("call.incoming", true), ("call", true),
+                      ("imx", false), ("i", false), ("", false), ("callback", false), ("email.arrived", false),
+                      ("x.im", false), ("IM", false)])
+    func communicationIsTheImAndCallFamilies(category: String, isCommunication: Bool) {
+        var hints = NotificationHints()
+        hints.category = category
+        #expect(InterruptionPolicy.isCommunication(NotificationRequest(appName: "a", summary: "s", hints: hints)) == isCommunication)
+    }
+
     @Test func criticalCategoriesAreCriticalWithThePermission() {
         var app = AppSettings()
         app.criticalAlerts = true

@@ -3,9 +3,9 @@ public enum HiddenPreview {
     public static func body(for request: NotificationRequest) -> String {
         if let body = request.hints.hiddenPreviewBody, !body.isEmpty { return body }
         let category = request.hints.category ?? ""
-        if category == "im" || category.hasPrefix("im.") { return "New message" }
-        if category == "email" || category.hasPrefix("email.") { return "New email" }
-        if category == "call" || category.hasPrefix("call.") { return "Incoming call" }
+        if category.isCategory(in: "im") { return "New message" }
+        if category.isCategory(in: "email") { return "New email" }
+        if category.isCategory(in: "call") { return "Incoming call" }
         return "Notification"
     }
 }

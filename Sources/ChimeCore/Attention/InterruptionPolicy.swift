@@ -5,7 +5,7 @@ public enum InterruptionPolicy {
     /// Categories that raise the level to at least the given one.
     static func floor(for category: String?) -> InterruptionLevel? {
         guard let category else { return nil }
-        if category.hasPrefix("cellbroadcast.") || category == "cellbroadcast"
+        if category.isCategory(in: "cellbroadcast")
             || category == "weather.warning.extreme" || category == "weather.warning-extreme" {
             return .critical
         }
@@ -38,7 +38,7 @@ public enum InterruptionPolicy {
     /// `im.*` and `call.*` notifications come from a person.
     public static func isCommunication(_ request: NotificationRequest) -> Bool {
         guard let category = request.hints.category else { return false }
-        return category == "im" || category.hasPrefix("im.") || category == "call" || category.hasPrefix("call.")
+        return category.isCategory(in: "im") || category.isCategory(in: "call")
     }
 
     /// The person a communication notification is from: `x-chime-sender`, else the summary.
