@@ -59,8 +59,12 @@ public struct RepeatDetector: Sendable {
         while head < queue.count, queue[head].at + window < now || latest.count > capacity {
             let (key, queued) = queue[head]
             head += 1
-            guard let entry = latest[key] else { continue }
-            if entry.at + window < now || entry.at == queued { latest[key] = nil } else { queue.append((key, entry.at)) }
+            // Taken out, and put back in the rare case it stays: one lookup, not two.
+            guard let entry = latest.removeValue(forKey: key) else { continue }
+            if entry.at + window >= now, entry.at != queued {
+                latest[key] = entry
+                queue.append((key, entry.at))
+            }
         }
         if head > 1_024, head * 2 > queue.count {
             queue.removeFirst(head)
