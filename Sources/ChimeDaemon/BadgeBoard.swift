@@ -13,7 +13,9 @@ final class BadgeBoard {
     private let objects: ObjectServer
     /// What was last announced per app; apps at zero and hidden are dropped.
     private(set) var announced: [String: Badge] = [:]
-    private var pending: Set<String> = []
+    /// Apps to look at, in the order their badges may have changed; an app twice in a row is
+    /// kept once, and the rest of the repeats go when they are looked at.
+    private var pending: [String] = []
     private var scheduled = false
     private var lastAnnounced: Int64?
     static let intervalMilliseconds: Int64 = 100
@@ -29,18 +31,7 @@ final class BadgeBoard {
 
     /// Badges of these apps may have changed; they are looked at once the loop is idle.
     func mayHaveChanged(_ apps: some Sequence<String>) {
-        pending.formUnion(apps)
-        scheduleAnnouncement()
-    }
-
-    /// The same for a set, as the unread counts hand over what changed: taken whole when
-    /// nothing waits, instead of hashing each app into an empty set.
-    func mayHaveChanged(_ apps: Set<String>) {
-        if pending.isEmpty { pending = apps } else { pending.formUnion(apps) }
-        scheduleAnnouncement()
-    }
-
-    private func scheduleAnnouncement() {
+        for app in apps where pending.last != app { pending.append(app) }
         guard !pending.isEmpty, !scheduled else { return }
         scheduled = true
         // Zero after a quiet spell: the next turn of the main loop.
@@ -66,7 +57,7 @@ final class BadgeBoard {
         scheduled = false
         lastAnnounced = GLibSources.monotonicMilliseconds()
         var batch: [(String, Badge)] = []
-        for app in pending.sorted() {
+        for app in Set(pending).sorted() {
             let badge = current(app)
             let previous = announced[app] ?? Badge(count: 0, visible: false)
             guard badge != previous else { continue }

@@ -4,8 +4,9 @@
 public struct UnreadCounts: Sendable {
     private var appByID: [UInt32: String] = [:]
     public private(set) var byApp: [String: Int] = [:]
-    /// Apps whose count changed since `takeChanged()`.
-    private var changed: Set<String> = []
+    /// Apps whose count changed since `takeChanged()`, in order; an app twice in a row is noted
+    /// once. A list, not a set: a stream of notifications from one app costs no hashing here.
+    private var changed: [String] = []
 
     public init() {}
 
@@ -20,7 +21,7 @@ public struct UnreadCounts: Sendable {
             lower(previous)
         }
         byApp[app, default: 0] += 1
-        changed.insert(app)
+        noteChanged(app)
     }
 
     public mutating func markRead(_ id: UInt32) {
@@ -31,7 +32,11 @@ public struct UnreadCounts: Sendable {
     private mutating func lower(_ app: String) {
         let left = (byApp[app] ?? 1) - 1
         byApp[app] = left > 0 ? left : nil
-        changed.insert(app)
+        noteChanged(app)
+    }
+
+    private mutating func noteChanged(_ app: String) {
+        if changed.last != app { changed.append(app) }
     }
 
     /// What an event means for the unread set: anything shown or kept in the center is unread;
@@ -52,8 +57,8 @@ public struct UnreadCounts: Sendable {
         }
     }
 
-    /// The apps whose count changed since the last call.
-    public mutating func takeChanged() -> Set<String> {
+    /// The apps whose count changed since the last call, in order; an app may appear more than once.
+    public mutating func takeChanged() -> [String] {
         defer { changed = [] }
         return changed
     }
