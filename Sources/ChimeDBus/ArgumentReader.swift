@@ -71,8 +71,21 @@ public struct ArgumentReader {
         guard take("as") else { return nil }
         let end = arrayEnd(elementAlignment: 4)
         var strings: [String] = []
+        strings.reserveCapacity(count(stringsBefore: end))
         while position < end { strings.append(readString()) }
         return strings
+    }
+
+    /// How many strings lie between here and `end`, from their lengths alone: an array of them
+    /// is then made once, not grown one allocation at a time.
+    private func count(stringsBefore end: Int) -> Int {
+        var walker = self
+        var count = 0
+        while walker.position < end {
+            walker.position += Int(walker.fixed(UInt32.self)) + 1  // the bytes and their NUL
+            count += 1
+        }
+        return count
     }
 
     /// An `a{sv}` as its pairs in order, each variant unwrapped.

@@ -36,10 +36,10 @@ extension NotificationStore {
     /// The values of a notification's row, in the order `insertSQL` binds them.
     func row(_ notification: Notification, wall: Int64) -> [SQLiteDatabase.Value] {
         let request = notification.request
-        let hints = request.hints
         let actions = actionsJSON(request.actions)
         let level = (notification.decision?.level ?? InterruptionPolicy.requestedLevel(request)).rawValue
-        let thread = hints.thread ?? hints.stackTag ?? request.appIdentity
+        // Each hint read where it is kept: `let hints = request.hints` copied all thirty.
+        let thread = request.hints.thread ?? request.hints.stackTag ?? request.appIdentity
         var focus: String?, snoozeUntil: Int64?
         switch notification.state {
         case .heldByFocus(let name): focus = name
@@ -48,11 +48,11 @@ extension NotificationStore {
         }
         return [
             .integer(Int64(notification.id)), .text(request.appIdentity), .text(request.appName),
-            .text(request.summary), .text(request.body), .text(actions), .optional(hints.category),
+            .text(request.summary), .text(request.body), .text(actions), .optional(request.hints.category),
             .text(thread), .text(level), .integer(Int64(notification.urgency.rawValue)),
             .text(notification.state.name), .text(notification.sender), .integer(wall),
-            .optional(hints.desktopEntry), .optional(request.appIcon), .optional(hints.stackTag),
-            .optional(hints.sender), .integer(hints.resident ? 1 : 0), .integer(Int64(request.expireTimeout)),
+            .optional(request.hints.desktopEntry), .optional(request.appIcon), .optional(request.hints.stackTag),
+            .optional(request.hints.sender), .integer(request.hints.resident ? 1 : 0), .integer(Int64(request.expireTimeout)),
             .integer(notification.countsAsUnread ? 1 : 0), .integer(Int64(notification.repeatCount)),
             .optional(focus), .optional(snoozeUntil), .null,
         ]
