@@ -85,9 +85,18 @@ let package = Package(
 let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter",
                     "ChimeDaemon", "chimed", "chimectl", "chime-presenter"]
 let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
+// Release builds of what Chime ships, for the Notify path (BENCHMARKS.md, session 12):
+// - full cross-module optimisation: the core's small accessors are inlined into the daemon and
+//   the store; without it, reading one hint through NotificationRequest copied all thirty, and a
+//   Notify cost about 6,700 instructions more;
+// - exclusivity checked when compiled only: the run-time checks of each access to a class's
+//   stored property cost about 4,400 instructions a Notify. Debug builds, which `make test`
+//   runs, keep them, so a conflicting access still fails a test.
+let releaseOptimisation = SwiftSetting.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"],
+                                                   .when(configuration: .release))
 
 for target in package.targets where target.type != .system && target.type != .plugin {
     if target.name == "CShims" { continue }
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
-        + (shipped.contains(target.name) ? [withoutStringProcessing] : [])
+        + (shipped.contains(target.name) ? [withoutStringProcessing, releaseOptimisation] : [])
 }
