@@ -113,7 +113,7 @@ public struct NotificationHints: Equatable, Sendable {
 private struct HintReader {
     private let raw: [(key: String, value: BusValue)]
     /// For each name, where its last value is in `raw`. A vector on the stack, not an array on the heap.
-    private var slots = SIMD32<Int16>(repeating: -1)
+    private var slots = SIMD32<Int32>(repeating: -1)
     /// A bit for each name the app sent: most of the names asked for are absent, and are
     /// answered by this alone.
     private var present: UInt32 = 0
@@ -121,9 +121,9 @@ private struct HintReader {
 
     init(raw: [(key: String, value: BusValue)]) {
         self.raw = raw
-        for (index, pair) in raw.enumerated() where index <= Int(Int16.max) {
+        for (index, pair) in raw.enumerated() {
             guard let name = HintName(pair.key) else { continue }
-            slots[name.rawValue] = Int16(index)
+            slots[name.rawValue] = Int32(truncatingIfNeeded: index)
             present |= 1 << name.rawValue
         }
     }

@@ -13,7 +13,7 @@ import Testing
         #expect(decode(["urgency": .variant(value)]).0.urgency == .critical)
     }
 
-    /// A long list is indexed rather than scanned; either way the last of a repeated name counts.
+    /// Hints Chime reads are found among any number of others, and the last of a repeated name counts.
     @Test(arguments: [0, 40])
     func hintsAmongManyOthersAreFoundAndTheLastOfARepeatedNameCounts(others: Int) {
         var problems: [String] = []
@@ -35,7 +35,7 @@ import Testing
         }
         #expect(HintName("") == nil)
         #expect(HintName(String(repeating: "x", count: 200)) == nil)
-        #expect(HintName.allCases.count <= SIMD32<Int16>.scalarCount)
+        #expect(HintName.allCases.count <= SIMD32<Int32>.scalarCount)
     }
 
     @Test func urgencyAsAStringIsDroppedAndReported() {
