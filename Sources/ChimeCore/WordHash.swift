@@ -9,14 +9,6 @@ public struct WordHash {
 
     public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
-        // Four words a step: the same value, with a quarter of the loop's own work.
-        while offset + 32 <= bytes.count {
-            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
-            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)))
-            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)))
-            offset += 32
-        }
         while offset + 8 <= bytes.count {
             mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
             offset += 8
