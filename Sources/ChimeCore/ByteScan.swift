@@ -23,6 +23,17 @@ extension String {
     }
 }
 
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether `text`'s bytes are these from `offset` on (more may follow): a type in a D-Bus
+    /// signature, a category's family.
+    public func hasBytes(_ text: StaticString, at offset: Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard offset >= 0, offset + count <= self.count else { return false }
+        for index in 0..<count where self[offset + index] != text.utf8Start[index] { return false }
+        return true
+    }
+}
+
 extension StringProtocol {
     /// Where `needle` first occurs, compared byte for byte. The standard library's
     /// `firstRange(of:)` comes from _StringProcessing, whose regex engine would be linked into

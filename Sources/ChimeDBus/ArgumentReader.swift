@@ -126,10 +126,8 @@ public struct ArgumentReader {
     /// Steps past `type`, one complete type, in the signature when the next argument is of that
     /// type. No complete type begins with another, so matching its bytes is enough.
     private mutating func take(_ type: StaticString) -> Bool {
-        let count = type.utf8CodeUnitCount
-        guard nextType + count <= signature.count else { return false }
-        for offset in 0..<count where signature[nextType + offset] != type.utf8Start[offset] { return false }
-        nextType += count
+        guard signature.hasBytes(type, at: nextType) else { return false }
+        nextType += type.utf8CodeUnitCount
         return true
     }
 

@@ -18,6 +18,15 @@ import Testing
         }
     }
 
+    @Test func bytesAreFoundWhereTheyStartAndNowhereElse() {
+        let bytes: [UInt8] = Array("a{sv}i".utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            #expect(buffer.hasBytes("a{sv}", at: 0) && buffer.hasBytes("i", at: 5) && buffer.hasBytes("", at: 6))
+            #expect(!buffer.hasBytes("a{sv}", at: 1) && !buffer.hasBytes("ii", at: 5) && !buffer.hasBytes("i", at: 6))
+            #expect(!buffer.hasBytes("a", at: -1))
+        }
+    }
+
     /// Neighbours of the bytes looked for, and bytes past ASCII, which the word test must not
     /// take for them.
     @Test func findsNothingInTextWithoutEither() {

@@ -6,9 +6,7 @@ extension String {
         var category = self
         return category.withUTF8 { bytes in
             let count = family.utf8CodeUnitCount
-            guard bytes.count == count || (bytes.count > count && bytes[count] == UInt8(ascii: ".")) else { return false }
-            for offset in 0..<count where bytes[offset] != family.utf8Start[offset] { return false }
-            return true
+            return bytes.hasBytes(family, at: 0) && (bytes.count == count || bytes[count] == UInt8(ascii: "."))
         }
     }
 }
