@@ -165,6 +165,7 @@ final class IntakeLog {
         guard mapping != nil else { return }
         let ahead = Self.allocationStep / 2
         if size < mappedStart || size + ahead > min(allocated, mappedEnd) { _ = makeRoom(for: ahead) }
+        // Read again: makeRoom may have moved the mapping.
         if let mapping, faultedEnd >= mappedStart, faultedEnd < min(size + 2 * Self.pageSize, allocated, mappedEnd) {
             _ = madvise(mapping + (faultedEnd - mappedStart), Self.pageSize, MADV_POPULATE_WRITE)
             faultedEnd += Self.pageSize
