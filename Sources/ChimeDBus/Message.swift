@@ -62,7 +62,8 @@ public final class Message {
     public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
     public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
     public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
-    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    /// Made once: the fair queue and the object server both ask for every incoming call's sender.
+    public private(set) lazy var sender: String? = dbus_message_get_sender(raw).map { String(cString: $0) }
     public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
     public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
