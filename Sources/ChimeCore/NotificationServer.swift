@@ -154,7 +154,12 @@ public struct NotificationServer: Sendable {
     }
 
     /// The earliest snooze end, in unix milliseconds.
-    public var nextSnoozeEnd: Int64? {
+    /// Inlined for its usual answer: asked after every Notify from the daemon, where a call
+    /// copied the whole server (a struct in a class's property) to ask it.
+    @inline(__always)
+    public var nextSnoozeEnd: Int64? { snoozedIDs.isEmpty ? nil : earliestSnoozeEnd() }
+
+    private func earliestSnoozeEnd() -> Int64? {
         snoozedIDs.compactMap { if case .snoozed(let until)? = open[$0]?.state { until } else { nil } }.min()
     }
 
