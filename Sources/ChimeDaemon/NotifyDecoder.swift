@@ -26,29 +26,33 @@ public struct NotifyDecoder {
         else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
 
         let actions = try Action.pairs(from: actionList).get()
+        var hintProblems: [String] = []
         var problems: [String] = []
-        var hints = NotificationHints(decoding: rawHints, problems: &problems)
-        problems = problems.map { $0 + "; ignored" }
-        if let path = hints.imagePath {
-            hints.imagePath = checked(path, as: "image-path", problems: &problems)
-        }
-        if let path = hints.soundFile {
-            switch SoundFile.check(path) {
-            case .success: break
-            case .failure(let problem):
-                hints.soundFile = nil
-                problems.append("sound-file: \(problem); the level's sound plays instead")
-            }
-        }
-        let request = NotificationRequest(
+        // The hints go straight into the request: decoded into a local first, they were
+        // copied into it (all thirty fields) and the local destroyed, every Notify.
+        var request = NotificationRequest(
             appName: appName,
             replacesID: replacesID,
             appIcon: appIcon.isEmpty ? nil : checked(appIcon, as: "app_icon", problems: &problems),
             summary: Self.truncated(summary, to: Self.maximumSummaryBytes, what: "summary", problems: &problems),
             body: sanitizer.sanitize(Self.truncated(body, to: Self.maximumBodyBytes, what: "body", problems: &problems)),
             actions: actions,
-            hints: hints,
+            hints: NotificationHints(decoding: rawHints, problems: &hintProblems),
             expireTimeout: timeout)
+        problems += hintProblems.map { $0 + "; ignored" }
+        // Rare: changing a hint copies the request's fields once.
+        if let path = request.hints.imagePath {
+            let usable = checked(path, as: "image-path", problems: &problems)
+            if usable != path { request.hints.imagePath = usable }
+        }
+        if let path = request.hints.soundFile {
+            switch SoundFile.check(path) {
+            case .success: break
+            case .failure(let problem):
+                request.hints.soundFile = nil
+                problems.append("sound-file: \(problem); the level's sound plays instead")
+            }
+        }
         for problem in problems {
             Log.warningOnce(key: request.appIdentity + problem, "\(request.appIdentity): \(problem)")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import ChimeCore
 import ChimeDBus
 import Testing
@@ -48,6 +49,21 @@ import Testing
     @Test func aBadImagePathIsDroppedAndTheNotificationKept() throws {
         let request = try decoder.decode(arguments(icon: "/dev/zero", hints: [("image-path", .string("/dev/zero"))]))
         #expect(request.appIcon == nil && request.hints.imagePath == nil)
+    }
+
+    /// The checks of image-path and sound-file change the request after it is made: a URI becomes
+    /// its path, a missing sound file goes, and what is fine stays as sent.
+    @Test func checkedHintsAreWhatTheChecksMadeOfThem() throws {
+        let path = temporaryFolder("decoder").appendingPathComponent("a.png").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(ImageReferenceTests.png)))
+        let uri = try decoder.decode(arguments(hints: [("image-path", .string("file://" + path)),
+                                                      ("sound-file", .string("/no/such/sound.oga"))]))
+        #expect(uri.hints.imagePath == path)
+        #expect(uri.hints.soundFile == nil)
+        let plain = try decoder.decode(arguments(hints: [("image-path", .string(path)), ("category", .string("im"))]))
+        #expect(plain.hints.imagePath == path && plain.hints.category == "im")
+        let icon = try decoder.decode(arguments(hints: [("image_path", .string("dialog-information"))]))
+        #expect(icon.hints.imagePath == "dialog-information")
     }
 
     @Test func hugeBodiesAreCutAtACharacterBoundary() throws {
