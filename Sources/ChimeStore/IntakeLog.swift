@@ -128,11 +128,19 @@ final class IntakeLog {
             case .integer(let number):
                 out.put(UInt8(1))
                 out.put(UInt64(bitPattern: number))
-            case .text(var text):
+            case .text(let text):
                 out.put(UInt8(2))
-                text.withUTF8 { bytes in
+                // Read in place: `withUTF8` needs a `var`, which copied every text of the row.
+                let written: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
                     out.put(UInt32(bytes.count))
                     out.copy(UnsafeRawBufferPointer(bytes))
+                }
+                if written == nil {
+                    var copy = text
+                    copy.withUTF8 { bytes in
+                        out.put(UInt32(bytes.count))
+                        out.copy(UnsafeRawBufferPointer(bytes))
+                    }
                 }
             }
         }
