@@ -1,6 +1,10 @@
 /// What a change to the open notifications means for the outside world.
 /// The core returns these; the D-Bus adapter turns each into signals.
-public enum ServerEvent: Equatable, Sendable {
+///
+/// `indirect`: an event is a pointer to its payload. Inline, an event was as big as a
+/// notification, and each time one was read by cases (the daemon does so three times a
+/// Notify) the whole of it was copied first, about 250 instructions each.
+public indirect enum ServerEvent: Equatable, Sendable {
     /// Shown, or replaced in place when the id was already shown.
     case presented(Notification)
     /// Kept without a banner: quiet, held by Focus or for the summary.
