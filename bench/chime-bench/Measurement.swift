@@ -1,5 +1,3 @@
-import ChimeCore
-import ChimeDBus
 import ChimeTestSupport
 import Foundation
 import Glibc
@@ -12,19 +10,15 @@ final class Measurement {
     private let sizes: Sizes
     private let client: BenchClient
 
-    /// The phases, in order; each may read what an earlier one measured. A sliced phase runs in
-    /// `sizes.slices` parts, each server's part in turn (see `measureRound`).
-    static let phases: [(name: String, sliced: Bool, run: @Sendable (Measurement) throws -> Void)] = [
-        ("sequential", true, { try $0.sequential() }),
-        ("image", true, { try $0.image() }),
-        ("closes", false, { try $0.closes() }),
-        ("pipelined", false, { $0.pipelined() }),
-        ("windowed", false, { $0.windowed() }),
-        ("flood", false, { try $0.flood() }),
+    /// The phases, in order; each may read what an earlier one measured.
+    static let phases: [(name: String, run: @Sendable (Measurement) throws -> Void)] = [
+        ("sequential", { try $0.sequential() }),
+        ("image", { try $0.image() }),
+        ("closes", { try $0.closes() }),
+        ("pipelined", { $0.pipelined() }),
+        ("windowed", { $0.windowed() }),
+        ("flood", { try $0.flood() }),
     ]
-
-    /// Round trips of the sliced phases so far; their percentiles are over all of them.
-    private var plain: [UInt64] = [], withImage: [UInt64] = []
 
     /// Starts the server and warms it up: first-call costs are start-up's, not Notify's.
     init(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Sizes) throws {
@@ -32,7 +26,7 @@ final class Measurement {
         self.sizes = sizes
         do {
             client = try BenchClient(address: server.busAddress)
-            _ = try client.sequential(Self.wakeCalls)
+            _ = try client.sequential(20)
         } catch {
             server.stop()
             throw error
@@ -41,29 +35,14 @@ final class Measurement {
         metrics.idleRSS = memory(of: server.pid).rss
     }
 
-    /// One slice: a few calls to wake the server from idle, not timed (as after start-up), then
-    /// its share of the sequential calls. A server that stopped answering in a phase (dunst with
-    /// an image waits out the call's timeout) is not asked again in it: the wait it caused counts.
-    private func slice(_ phase: String, image: BusValue? = nil) throws -> [UInt64] {
-        guard !stalled.contains(phase) else { return [] }
-        let wanted = sizes.sequential / sizes.slices
-        let wake = try client.sequential(Self.wakeCalls, image: image)
-        let timed = wake.count < Self.wakeCalls ? wake : try client.sequential(wanted, image: image)
-        if timed.count < wanted { stalled.insert(phase) }
-        return timed
-    }
-
-    static let wakeCalls = 20
-    private var stalled: Set<String> = []
-
     private func sequential() throws {
-        plain += try slice("sequential")
+        let plain = try client.sequential(sizes.sequential)
         (metrics.p50, metrics.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
     }
 
     private func image() throws {
-        withImage += try slice("image", image: BenchClient.image)
-        (metrics.imageP50, metrics.imageP99) = (percentile(withImage, 0.5) / 1e3, percentile(withImage, 0.99) / 1e3)
+        let image = try client.sequential(sizes.sequential, image: BenchClient.image)
+        (metrics.imageP50, metrics.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
     }
 
     private func closes() throws {
@@ -114,11 +93,6 @@ final class Measurement {
 /// One round: every server in `kinds` is started, then each phase runs on each server in turn,
 /// after all of them have gone quiet. A server that fails leaves the round; the others go on.
 /// `binaries` says where each kind's programs are (chimed-compared's are another build's).
-///
-/// The round-trip phases run in slices, each server's slice in turn: on this machine a server's
-/// round trip can stay in one of two modes (about 80 or 125 µs for the reference, by where the
-/// scheduler puts the client, the bus and the server) for a whole phase, so one long phase per
-/// server compared one roll of the dice with another; slices give each server many, the same.
 func measureRound(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse: PulseServer?, sizes: Sizes) -> [Server.Kind: Metrics] {
     var measurements: [Measurement] = []
     for kind in kinds {
@@ -130,18 +104,16 @@ func measureRound(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse:
     }
     defer { for measurement in measurements { measurement.server.stop() } }
     for phase in Measurement.phases {
-        for _ in 0..<(phase.sliced ? sizes.slices : 1) {
-            for measurement in measurements {
-                waitUntilQuiet(measurements.flatMap { [$0.server.pid, $0.server.busPID] } + [pulse?.process.pid].compactMap { $0 })
-                mark(phase.name, measurement.server.kind)
-                do {
-                    try phase.run(measurement)
-                } catch {
-                    measurement.server.process?.pump(timeout: 0.5)
-                    print("  \(measurement.server.kind.rawValue) failed: \(error); it said: \(measurement.server.process?.stderr.suffix(500) ?? "")")
-                    measurement.server.stop()
-                    measurements.removeAll { $0 === measurement }
-                }
+        for measurement in measurements {
+            waitUntilQuiet(measurements.flatMap { [$0.server.pid, $0.server.busPID] } + [pulse?.process.pid].compactMap { $0 })
+            mark(phase.name, measurement.server.kind)
+            do {
+                try phase.run(measurement)
+            } catch {
+                measurement.server.process?.pump(timeout: 0.5)
+                print("  \(measurement.server.kind.rawValue) failed: \(error); it said: \(measurement.server.process?.stderr.suffix(500) ?? "")")
+                measurement.server.stop()
+                measurements.removeAll { $0 === measurement }
             }
         }
     }

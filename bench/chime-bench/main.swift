@@ -9,14 +9,12 @@ import Glibc
 
 struct Sizes {
     var sequential = 5_000
-    /// The sequential calls go in this many slices, the servers' slices in turn.
-    var slices = 10
     var pipelined = 20_000
     var closes = 300
     var floodWitness = 1_000
     /// Seconds a flood phase may take: dunst falls to a few notifications a second under one.
     var limit = 120.0
-    static let quick = Sizes(sequential: 500, slices: 1, pipelined: 2_000, closes: 50, floodWitness: 100, limit: 10)
+    static let quick = Sizes(sequential: 500, pipelined: 2_000, closes: 50, floodWitness: 100, limit: 10)
 }
 
 struct Metrics {
@@ -182,8 +180,7 @@ if let output, !quick {
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default
     rate limit and its notifications go quietly to the center (no banner, no Presented signal) as they would for
     any app that floods. Payload: 200-byte body (different each call, so none is merged as a repeat), two actions,
-    urgency, category and desktop-entry; \(sizes.sequential) sequential calls (in \(sizes.slices) slice\(sizes.slices == 1 ? "" : "s"), each server's in turn once all
-    are idle, each after \(Measurement.wakeCalls) calls not timed; p50 and p99 are over all of them), \(sizes.pipelined) pipelined (all
+    urgency, category and desktop-entry; \(sizes.sequential) sequential calls, \(sizes.pipelined) pipelined (all
     sent before any reply is read; RSS after the run is measured then), and \(sizes.pipelined) more with at most 256
     in flight for last-1000 / first-1000.
 
