@@ -130,17 +130,15 @@ final class IntakeLog {
                 out.put(UInt64(bitPattern: number))
             case .text(let text):
                 out.put(UInt8(2))
-                // Read in place: `withUTF8` needs a `var`, which copied every text of the row.
-                let written: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                func put(_ bytes: UnsafeBufferPointer<UInt8>) {
                     out.put(UInt32(bytes.count))
                     out.copy(UnsafeRawBufferPointer(bytes))
                 }
-                if written == nil {
+                // Read in place: `withUTF8` needs a `var`, which copied every text of the row.
+                // Only a string not stored as UTF-8 (bridged, never made here) needs the copy.
+                if text.utf8.withContiguousStorageIfAvailable(put) == nil {
                     var copy = text
-                    copy.withUTF8 { bytes in
-                        out.put(UInt32(bytes.count))
-                        out.copy(UnsafeRawBufferPointer(bytes))
-                    }
+                    copy.withUTF8(put)
                 }
             }
         }
