@@ -13,6 +13,7 @@ final class Measurement {
     /// The phases, in order; each may read what an earlier one measured.
     static let phases: [(name: String, run: @Sendable (Measurement) throws -> Void)] = [
         ("sequential", { try $0.sequential() }),
+        ("one CPU", { try $0.oneCPU() }),
         ("image", { try $0.image() }),
         ("closes", { try $0.closes() }),
         ("pipelined", { $0.pipelined() }),
@@ -38,6 +39,20 @@ final class Measurement {
     private func sequential() throws {
         let plain = try client.sequential(sizes.sequential)
         (metrics.p50, metrics.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
+    }
+
+    /// The sequential calls again with the client, the bus and the server on one CPU (`Affinity`):
+    /// on two, where the scheduler puts the three moves a round trip more than either server does
+    /// (the reference's p50 ranged 78-158 µs between runs of one day), so this is the steadier
+    /// measure of what a server's own work adds.
+    private func oneCPU() throws {
+        let pids = [getpid(), server.pid, server.busPID]
+        let masks = pids.map(Affinity.mask(of:))
+        guard masks.allSatisfy({ $0 != nil }) else { return }
+        defer { for (pid, mask) in zip(pids, masks) { Affinity.set([pid], to: mask!) } }
+        guard Affinity.set(pids, to: "1") else { return }
+        let samples = try client.sequential(sizes.sequential)
+        metrics.oneCPUp50 = percentile(samples, 0.5) / 1e3
     }
 
     private func image() throws {
