@@ -13,7 +13,7 @@ final class Measurement {
     /// The phases, in order; each may read what an earlier one measured.
     static let phases: [(name: String, run: @Sendable (Measurement) throws -> Void)] = [
         ("sequential", { try $0.sequential() }),
-        ("one CPU", { try $0.oneCPU() }),
+        ("one-cpu", { try $0.oneCPU() }),
         ("image", { try $0.image() }),
         ("closes", { try $0.closes() }),
         ("pipelined", { $0.pipelined() }),
