@@ -68,8 +68,7 @@ public enum JSONText {
     /// sequence is, so the rest are copied as they are.
     static func quote(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8Bytes { bytes in
             // Most text needs no escape: one pass over its bytes, then a single copy.
             guard bytes.contains(where: needsEscape) else { return out.append(contentsOf: bytes) }
             for byte in bytes {

@@ -23,8 +23,7 @@ public struct WordHash {
     }
 
     public mutating func combine(_ text: String) {
-        var text = text
-        text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
+        text.withUTF8Bytes { combine(UnsafeRawBufferPointer($0)) }
     }
 
     private mutating func mix(_ word: UInt64) {

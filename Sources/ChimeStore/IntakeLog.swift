@@ -130,15 +130,9 @@ final class IntakeLog {
                 out.put(UInt64(bitPattern: number))
             case .text(let text):
                 out.put(UInt8(2))
-                func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                text.withUTF8Bytes { bytes in
                     out.put(UInt32(bytes.count))
                     out.copy(UnsafeRawBufferPointer(bytes))
-                }
-                // Read in place: `withUTF8` needs a `var`, which copied every text of the row.
-                // Only a string not stored as UTF-8 (bridged, never made here) needs the copy.
-                if text.utf8.withContiguousStorageIfAvailable(put) == nil {
-                    var copy = text
-                    copy.withUTF8(put)
                 }
             }
         }

@@ -1,4 +1,5 @@
 import CSQLite
+import ChimeCore
 
 /// One SQLite connection with prepared statements; errors become `StoreError` in one place.
 /// Confined to the thread that opened it.
@@ -99,8 +100,7 @@ final class SQLiteDatabase {
 
         mutating func text(_ text: String) {
             position += 1
-            var text = text
-            text.withUTF8 { bytes in
+            text.withUTF8Bytes { bytes in
                 // SQLITE_STATIC: SQLite reads the arena's copy in place until the statement is reset.
                 sqlite3_bind_text(statement, position, arena.copy(bytes), Int32(bytes.count), nil)
             }
@@ -137,8 +137,7 @@ final class SQLiteDatabase {
 
         init(_ sql: String) {
             self.sql = sql
-            var text = sql
-            fingerprint = text.withUTF8 { bytes in
+            fingerprint = sql.withUTF8Bytes { bytes in
                 bytes.suffix(32).reduce(bytes.count) { $0 &* 31 &+ Int($1) }
             }
         }

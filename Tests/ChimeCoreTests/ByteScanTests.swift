@@ -4,6 +4,15 @@ import Testing
 /// `firstByteRange(of:)` stands in for the standard library's `firstRange(of:)`, which chimed's
 /// modules are built without; `containsByte(_:or:)` looks at eight bytes a step.
 @Suite struct ByteScanTests {
+    /// A string's bytes as they are, whether small (kept inside the String), large or not ASCII,
+    /// and through a copy made from a substring.
+    @Test func utf8BytesAreTheTextsOwn() {
+        for text in ["", "im", "x-chime-interruption-level", "Grüße, 日本 🙂 and more than fifteen bytes",
+                     String("ab🙂cd".dropFirst(2))] {
+            #expect(text.withUTF8Bytes { Array($0) } == Array(text.utf8), "\(text)")
+        }
+    }
+
     /// At every position of texts of every length up to three words, in a word or in the tail.
     @Test func findsEitherByteAtAnyPosition() {
         for length in 1...24 {

@@ -3,8 +3,7 @@ extension String {
     /// both in `im`. Compared byte for byte: it runs several times on every Notify, where
     /// `hasPrefix` cost a few hundred instructions each time.
     func isCategory(in family: StaticString) -> Bool {
-        var category = self
-        return category.withUTF8 { bytes in
+        withUTF8Bytes { bytes in
             let count = family.utf8CodeUnitCount
             return bytes.hasBytes(family, at: 0) && (bytes.count == count || bytes[count] == UInt8(ascii: "."))
         }
