@@ -142,12 +142,18 @@ public final class ObjectServer {
     }
 
     /// A method's handler and the arguments it takes.
-    private struct Route {
+    /// A class: the last route is read on every call, and a struct of four strings and a
+    /// closure was copied out of `lastRoute` each time (five retains and five releases).
+    private final class Route {
         let path: String
         let interface: String?
         let member: String
         let inSignature: String
         let handler: ExportedInterface.Handler
+
+        init(path: String, interface: String?, member: String, inSignature: String, handler: @escaping ExportedInterface.Handler) {
+            (self.path, self.interface, self.member, self.inSignature, self.handler) = (path, interface, member, inSignature, handler)
+        }
     }
 
     /// The route of the last call: a stream of Notify calls finds its handler by comparing four
