@@ -137,6 +137,7 @@ private struct HintReader {
         return raw[Int(slots[name.rawValue])].value
     }
 
+    /// Inlined for the usual answer, an absent hint; a present one is typed out of line.
     @inline(__always)
     private mutating func typed<T>(_ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         guard let value = value(name) else { return nil }
