@@ -1,7 +1,7 @@
 /// Every hint Chime reads, by its name on the wire. An app's hints are matched against these once,
 /// each key compared only with the names of its length; decoding then reads slots, not names.
-/// At most 32: `HintReader` keeps a slot for each in a `SIMD32`.
-enum HintName: Int, CaseIterable {
+/// At most 32: a `HintSource` keeps a bit for each in a `UInt32`.
+public enum HintName: Int, CaseIterable, Sendable {
     case urgency, category, desktopEntry
     case imageData, imageDataUnderscore, iconData, imagePath, imagePathUnderscore
     case soundFile, soundName, suppressSound, transient, resident, actionIcons
@@ -10,7 +10,7 @@ enum HintName: Int, CaseIterable {
     case replyPlaceholder, replySubmitText, replySubmitIcon
     case interruptionLevel, relevance, marketing, thread, sender, hiddenPreviewBody, destructiveActions
 
-    var text: String {
+    public var text: String {
         switch self {
         case .urgency: "urgency"
         case .category: "category"
@@ -49,19 +49,25 @@ enum HintName: Int, CaseIterable {
 
     /// The name `key` is, if Chime reads it.
     init?(_ key: String) {
-        let length = key.utf8.count
-        guard length < Self.byLength.count else { return nil }
-        for (text, name) in Self.byLength[length] where text == key {
+        guard let name = key.withUTF8Bytes({ HintName(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = name
+    }
+
+    /// The name whose text these bytes are, if Chime reads it: a key read off the wire is
+    /// matched without becoming a String first.
+    public init?(utf8 key: UnsafeRawBufferPointer) {
+        guard key.count < Self.byLength.count else { return nil }
+        for (text, name) in Self.byLength[key.count] where text.elementsEqual(key) {
             self = name
             return
         }
         return nil
     }
 
-    /// The names, with their text, by the text's length in bytes.
-    private static let byLength: [[(String, HintName)]] = {
-        var table = [[(String, HintName)]](repeating: [], count: allCases.map(\.text.utf8.count).max()! + 1)
-        for name in allCases { table[name.text.utf8.count].append((name.text, name)) }
+    /// The names, with their text's bytes, by the text's length.
+    private static let byLength: [[([UInt8], HintName)]] = {
+        var table = [[([UInt8], HintName)]](repeating: [], count: allCases.map(\.text.utf8.count).max()! + 1)
+        for name in allCases { table[name.text.utf8.count].append((Array(name.text.utf8), name)) }
         return table
     }()
 }

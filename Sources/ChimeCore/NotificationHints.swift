@@ -52,7 +52,12 @@ public struct NotificationHints: Equatable, Sendable {
 
     /// Decodes hints as Notify sent them; when a name repeats, the last one counts.
     public init(decoding raw: [(key: String, value: BusValue)], problems: inout [String]) {
-        var reader = HintReader(raw: raw)
+        self.init(decoding: HintPairs(raw), problems: &problems)
+    }
+
+    /// Decodes the hints `source` found; each dropped for its type or value is described in `problems`.
+    public init(decoding source: some HintSource, problems: inout [String]) {
+        var reader = HintReader(source)
         guard reader.any else { return }
         if let value = reader.integer(.urgency) {
             if let urgency = Urgency(rawValue: UInt8(clamping: max(0, value))), value >= 0, value <= 2 {
@@ -108,33 +113,20 @@ public struct NotificationHints: Equatable, Sendable {
     }
 }
 
-/// The hints Chime reads, found by one pass over what the app sent, typed on request; a hint
-/// present with the wrong type is noted in `problems`.
-private struct HintReader {
-    private let raw: [(key: String, value: BusValue)]
-    /// For each name, where its last value is in `raw`. A vector on the stack, not an array on the heap.
-    private var slots = SIMD32<Int32>(repeating: -1)
-    /// A bit for each name the app sent: most of the names asked for are absent, and are
-    /// answered by this alone.
-    private var present: UInt32 = 0
+/// The hints Chime reads, typed on request; a hint present with the wrong type is noted in `problems`.
+private struct HintReader<Source: HintSource> {
+    private let source: Source
     var problems: [String] = []
 
-    init(raw: [(key: String, value: BusValue)]) {
-        self.raw = raw
-        for (index, pair) in raw.enumerated() {
-            guard let name = HintName(pair.key) else { continue }
-            slots[name.rawValue] = Int32(truncatingIfNeeded: index)
-            present |= 1 << name.rawValue
-        }
-    }
+    init(_ source: Source) { self.source = source }
 
     /// Whether the app sent any hint Chime reads: most send a few, some none.
-    var any: Bool { present != 0 }
+    var any: Bool { source.present != 0 }
 
     @inline(__always)
     func value(_ name: HintName) -> BusValue? {
-        guard present & 1 << name.rawValue != 0 else { return nil }
-        return raw[Int(slots[name.rawValue])].value
+        guard source.present & 1 << name.rawValue != 0 else { return nil }
+        return source.value(name)
     }
 
     /// Inlined for the usual answer, an absent hint; a present one is typed out of line.

@@ -8,14 +8,18 @@ import Glibc
 /// own iterator spends about 900 instructions on each step, and Notify's arguments took 20,000.
 /// A typed read returns nil, and reads nothing, when the next argument is of another type.
 public struct ArgumentReader {
-    /// The marshalled message, freed with the last copy of the reader.
+    /// The marshalled message, freed with the last copy of the reader, and the message itself,
+    /// whose signature the reader reads in place. One object: a copy of the reader (one for each
+    /// hint read) retains one reference, not two.
     private final class Wire {
+        let message: Message
         let start: UnsafeMutablePointer<CChar>?
         let count: Int
-        init(_ message: OpaquePointer) {
+        init(_ message: Message) {
+            self.message = message
             var start: UnsafeMutablePointer<CChar>?
             var count: Int32 = 0
-            if dbus_message_marshal(message, &start, &count) == 0 { (start, count) = (nil, 0) }
+            if dbus_message_marshal(message.raw, &start, &count) == 0 { (start, count) = (nil, 0) }
             (self.start, self.count) = (start, Int(count))
         }
         deinit { dbus_free(start) }
@@ -25,17 +29,15 @@ public struct ArgumentReader {
     private let bytes: UnsafeRawBufferPointer
     /// The message is in the other byte order than this machine's.
     private let swapped: Bool
-    /// The message's own signature, read in place: the reader keeps the message alive.
-    private let message: Message
+    /// The message's own signature, read in place (`wire` keeps the message alive).
     private let signature: UnsafeBufferPointer<UInt8>
     /// Where the next argument's type starts in `signature`, and its value in `bytes`.
     private var nextType = 0
     private var position = 0
 
     public init(_ message: Message) {
-        wire = Wire(message.raw)
+        wire = Wire(message)
         bytes = UnsafeRawBufferPointer(start: wire.start, count: wire.count)
-        self.message = message
         let raw = UnsafeRawPointer(dbus_message_get_signature(message.raw)!).assumingMemoryBound(to: UInt8.self)
         signature = UnsafeBufferPointer(start: raw, count: strlen(raw))
         guard bytes.count >= 16 else {
@@ -88,18 +90,29 @@ public struct ArgumentReader {
         return count
     }
 
-    /// An `a{sv}` as its pairs in order, each variant unwrapped.
-    public mutating func vardictPairs() -> [(key: String, value: BusValue)]? {
+    /// Notify's hints (an `a{sv}`), each key matched against the names Chime reads straight
+    /// from its bytes and its value only stepped over: `WireHints` reads the values asked for.
+    public mutating func hints() -> WireHints? {
         guard take("a{sv}") else { return nil }
         let end = arrayEnd(elementAlignment: 8)
-        var pairs: [(key: String, value: BusValue)] = []
-        pairs.reserveCapacity(8)
+        var hints = WireHints(self)
         while position < end {
             align(8)
-            let key = readString()
-            pairs.append((key, variantValue()))
+            let count = min(Int(fixed(UInt32.self)), max(0, bytes.count - position - 1))
+            let key = UnsafeRawBufferPointer(rebasing: bytes[position..<position + count])
+            position += count + 1  // and its NUL
+            if let name = HintName(utf8: key) { hints.note(name, at: position) }
+            skipVariant()
         }
-        return pairs
+        position = end
+        return hints
+    }
+
+    /// The value of the variant at `start`, unwrapped; this reader does not move.
+    func variant(at start: Int) -> BusValue {
+        var reader = self
+        reader.position = start
+        return reader.variantValue()
     }
 
     /// A variant's value, unwrapped. Hints are nearly always of one basic type, whose one-letter
@@ -247,6 +260,41 @@ public struct ArgumentReader {
         return .array(elementSignature: String(decoding: element, as: UTF8.self), items)
     }
 
+    // MARK: Stepping over values
+
+    private mutating func skipVariant() {
+        guard position < bytes.count else { return }
+        let count = min(Int(bytes[position]), max(0, bytes.count - position - 2))
+        let type = bytes[position + 1..<position + 1 + count]
+        position += count + 2  // the length byte and the NUL
+        skip(type)
+    }
+
+    /// Steps over a value of `type`, one complete type, reading only the lengths on the way.
+    private mutating func skip(_ type: Slice<UnsafeRawBufferPointer>) {
+        guard let code = type.first else { return }
+        switch code {
+        case UInt8(ascii: "y"): position += 1
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): align(2); position += 2
+        case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "h"): align(4); position += 4
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"): align(8); position += 8
+        case UInt8(ascii: "s"), UInt8(ascii: "o"): position += Int(fixed(UInt32.self)) + 1
+        case UInt8(ascii: "g"): position += (position < bytes.count ? Int(bytes[position]) : 0) + 2
+        case UInt8(ascii: "v"): skipVariant()
+        case UInt8(ascii: "a"):
+            position = arrayEnd(elementAlignment: Self.alignment(of: type.dropFirst().first ?? 0))
+        default:  // a struct or a dict entry: its fields in turn, up to the closing bracket
+            align(8)
+            var field = type.startIndex + 1
+            while field < type.endIndex - 1 {
+                let end = field + Self.completeTypeLength(type, at: field)
+                skip(type[field..<end])
+                field = end
+            }
+        }
+        position = min(position, bytes.count)
+    }
+
     private static func alignment(of type: UInt8) -> Int {
         switch type {
         case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
@@ -257,7 +305,8 @@ public struct ArgumentReader {
     }
 
     /// The length of the complete type starting at `index` of `signature`.
-    private static func completeTypeLength(_ signature: ArraySlice<UInt8>, at index: Int) -> Int {
+    private static func completeTypeLength<Signature: RandomAccessCollection<UInt8>>(
+        _ signature: Signature, at index: Int) -> Int where Signature.Index == Int {
         switch signature[index] {
         case UInt8(ascii: "a"):
             return 1 + completeTypeLength(signature, at: index + 1)

@@ -22,7 +22,7 @@ public struct NotifyDecoder {
         var reader = ArgumentReader(message)
         guard let appName = reader.string(), let replacesID = reader.uint32(), let appIcon = reader.string(),
               let summary = reader.string(), let body = reader.string(), let actionList = reader.strings(),
-              let rawHints = reader.vardictPairs(), let timeout = reader.int32()
+              let rawHints = reader.hints(), let timeout = reader.int32()
         else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
 
         let actions = try Action.pairs(from: actionList).get()

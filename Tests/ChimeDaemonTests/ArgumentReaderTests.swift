@@ -26,30 +26,74 @@ import Testing
     }
 
     @Test func aTypedReadOfAnotherTypeReadsNothing() {
-        var reader = ArgumentReader(signal([.uint32(1), .stringArray(["a"]), .vardict([("k", .string("v"))]), .string("x")]))
+        var reader = ArgumentReader(signal([.uint32(1), .stringArray(["a"]), .vardict([("category", .string("v"))]), .string("x")]))
         #expect(reader.string() == nil)
         #expect(reader.uint32() == 1)
-        #expect(reader.vardictPairs() == nil && reader.int32() == nil)
+        #expect(reader.hints() == nil && reader.int32() == nil)
         #expect(reader.strings() == ["a"])
-        let pairs = reader.vardictPairs()
-        #expect(pairs?.count == 1 && pairs?.first?.key == "k" && pairs?.first?.value == .string("v"))
+        let hints = reader.hints()
+        #expect(hints?.present == 1 << HintName.category.rawValue && hints?.value(.category) == .string("v"))
         #expect(reader.string() == "x" && reader.isAtEnd)
         #expect(reader.string() == nil)
     }
 
-    /// Hints come as `a{sv}`: basic values are read in place, containers and variants inside
-    /// the variant the long way; each comes out unwrapped, and the reading goes on after it.
-    @Test func hintPairsOfEveryShapeReadUnwrapped() {
-        let hints: [(String, BusValue)] = [
-            ("y", .byte(1)), ("b", .bool(true)), ("d", .double(0.25)), ("s", .string("text")),
-            ("as", .stringArray(["a", "b"])), ("st", .structure([.int32(1), .bytes([2, 3])])),
-            ("v", .variant(.variant(.int32(3)))), ("x", .int64(-4)), ("o", .objectPath("/p")),
+    /// Hints come as `a{sv}`. The values of names Chime reads, of every shape, come out unwrapped
+    /// when asked for (basic ones read in place, containers and variants inside the variant the
+    /// long way), the last of a repeated name counts, and values of every shape under other names
+    /// are stepped over: a step too short or too long would misread all that follows.
+    @Test func hintsOfEveryShapeAreFoundAmongOthersOfEveryShape() {
+        let read: [(HintName, BusValue)] = [
+            (.urgency, .byte(1)), (.resident, .bool(true)), (.relevance, .double(0.25)), (.category, .string("text")),
+            (.destructiveActions, .stringArray(["a", "b"])), (.imageData, .structure([.int32(1), .bytes([2, 3])])),
+            (.thread, .variant(.variant(.int32(3)))), (.senderPID, .int64(-4)), (.x, .objectPath("/p")),
         ]
-        var reader = ArgumentReader(signal([.vardict(hints), .string("after")]))
-        let pairs = reader.vardictPairs()
-        #expect(pairs?.map(\.key) == hints.map(\.0))
-        #expect(pairs?.map(\.value) == hints.map { $0.1.unwrapped })
+        let others: [BusValue] = [
+            .byte(9), .int16(-2), .uint64(7), .signature("a{sv}"), .objectPath("/o"), .bytes([1, 2, 3, 4, 5]),
+            .structure([.byte(1), .int64(2), .stringArray(["s", "t"])]), .variant(.variant(.string("deep"))),
+            .vardict([("k", .variant(.double(1.5))), ("l", .bytes([]))]),
+            .dictionary(keySignature: "u", valueSignature: "a(si)",
+                        [(.uint32(1), .array(elementSignature: "(si)", [.structure([.string("k"), .int32(2)])]))]),
+        ]
+        var pairs: [(String, BusValue)] = [("urgency", .byte(0))]
+        for (index, (name, value)) in read.enumerated() {
+            pairs.append(("x-other-\(index)", others[index % others.count]))
+            pairs.append((name.text, value))
+        }
+        pairs += others.enumerated().map { ("x-more-\($0.offset)", $0.element) }
+        var reader = ArgumentReader(signal([.vardict(pairs), .string("after")]))
+        let hints = reader.hints()
+        #expect(hints?.present == read.reduce(0) { $0 | 1 << $1.0.rawValue })
+        for (name, value) in read { #expect(hints?.value(name) == value.unwrapped, "\(name.text)") }
         #expect(reader.string() == "after" && reader.isAtEnd)
+    }
+
+    /// Each dict entry starts on an 8-byte boundary, which hides a step over a value a few bytes
+    /// short or long when the value happens to end well before one. Keys of every length mod 8
+    /// end each shape at every offset, so one of them shows any wrong step.
+    @Test(arguments: [
+        BusValue.byte(9), .bool(false), .int16(-2), .int32(5), .uint64(7), .double(2.5), .string("s"), .signature("a{sv}"),
+        .objectPath("/o"), .bytes([1, 2, 3, 4, 5]), .stringArray(["s", "tt"]),
+        // Fields packed one after another, of bytes that are not zero: a wrong step inside a
+        // structure lands on them, not on padding that reads as an empty key.
+        .structure([.byte(1), .int64(0x0102_0304_0506_0708), .byte(3), .uint16(0x0909), .string("tail-of-it")]),
+        .structure([.signature("ai"), .byte(7), .int16(-2), .bool(true), .int32(-3), .byte(4), .double(-1.5), .string("end")]),
+        .structure([.byte(5), .array(elementSignature: "t", [.uint64(0x0a0b_0c0d_0e0f_1011)]), .byte(6), .objectPath("/x/y")]),
+        // Signatures read their length from the next byte, unaligned: a step short by the
+        // padding before a 2- or 4-byte value reads one of that value's bytes as a length.
+        .structure([.byte(1), .int16(-2), .signature("ai"), .signature("ab"), .byte(6), .int32(-3), .signature("x"), .string("end")]),
+        .variant(.variant(.string("deep"))), .vardict([("k", .variant(.double(1.5))), ("l", .bytes([]))]),
+        .dictionary(keySignature: "u", valueSignature: "a(si)",
+                    [(.uint32(1), .array(elementSignature: "(si)", [.structure([.string("k"), .int32(2)])]))]),
+    ])
+    func valuesUnderOtherNamesAreSteppedOverExactly(other: BusValue) {
+        for padding in 0..<8 {
+            let key = "x-other" + String(repeating: "-", count: padding)
+            var reader = ArgumentReader(signal([.vardict([(key, other), ("category", .string("next"))]), .string("after")]))
+            let hints = reader.hints()
+            #expect(hints?.present == 1 << HintName.category.rawValue, "after \(key)")
+            #expect(hints?.value(.category) == .string("next"), "after \(key)")
+            #expect(reader.string() == "after")
+        }
     }
 
     @Test func aBigEndianMessageReadsTheSame() throws {
