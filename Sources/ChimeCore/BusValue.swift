@@ -78,9 +78,12 @@ public enum BusValue: Equatable, Sendable {
         return self
     }
 
+    // Each accessor looks inside a variant itself: going through `unwrapped` copied the value
+    // (a call and a retain) for every hint read, and hints come unwrapped nearly always.
+
     /// Any integer type as an Int64, for hints that clients send with varying widths.
     public var integer: Int64? {
-        switch unwrapped {
+        switch self {
         case .byte(let v): Int64(v)
         case .int16(let v): Int64(v)
         case .uint16(let v): Int64(v)
@@ -88,23 +91,33 @@ public enum BusValue: Equatable, Sendable {
         case .uint32(let v): Int64(v)
         case .int64(let v): v
         case .uint64(let v): v <= UInt64(Int64.max) ? Int64(v) : nil
+        case .variant(let inner): inner.integer
         default: nil
         }
     }
 
     public var string: String? {
-        if case .string(let s) = unwrapped { return s }
-        return nil
+        switch self {
+        case .string(let s): s
+        case .variant(let inner): inner.string
+        default: nil
+        }
     }
 
     public var bool: Bool? {
-        if case .bool(let b) = unwrapped { return b }
-        return nil
+        switch self {
+        case .bool(let b): b
+        case .variant(let inner): inner.bool
+        default: nil
+        }
     }
 
     public var uint32: UInt32? {
-        if case .uint32(let v) = unwrapped { return v }
-        return nil
+        switch self {
+        case .uint32(let v): v
+        case .variant(let inner): inner.uint32
+        default: nil
+        }
     }
 
     /// `au`, as Swift numbers.
@@ -114,8 +127,11 @@ public enum BusValue: Equatable, Sendable {
     }
 
     public var double: Double? {
-        if case .double(let d) = unwrapped { return d }
-        return nil
+        switch self {
+        case .double(let d): d
+        case .variant(let inner): inner.double
+        default: nil
+        }
     }
 
     /// `as`, as Swift strings.

@@ -109,7 +109,7 @@ public struct NotificationHints: Equatable, Sendable {
         sender = reader.string(.sender)
         hiddenPreviewBody = reader.string(.hiddenPreviewBody)
         destructiveActions = reader.strings(.destructiveActions) ?? []
-        problems += reader.problems
+        if !reader.problems.isEmpty { problems += reader.problems }  // appending none cost 150 instructions
     }
 }
 

@@ -39,7 +39,7 @@ public struct NotifyDecoder {
             actions: actions,
             hints: NotificationHints(decoding: rawHints, problems: &hintProblems),
             expireTimeout: timeout)
-        problems += hintProblems.map { $0 + "; ignored" }
+        if !hintProblems.isEmpty { problems += hintProblems.map { $0 + "; ignored" } }
         // Rare: changing a hint copies the request's fields once.
         if let path = request.hints.imagePath {
             let usable = checked(path, as: "image-path", problems: &problems)

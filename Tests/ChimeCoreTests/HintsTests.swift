@@ -26,6 +26,18 @@ import Testing
         #expect(problems.isEmpty)
     }
 
+    /// A hint is read through any number of variant wrappers, whatever its type.
+    @Test func valuesAreReadInsideVariants() {
+        let (hints, problems) = decode([
+            "urgency": .variant(.variant(.byte(2))), "category": .variant(.variant(.string("email"))),
+            "resident": .variant(.bool(true)), "x-chime-relevance": .variant(.variant(.double(0.5))),
+            "x-chime-destructive-actions": .variant(.stringArray(["delete"])),
+        ])
+        #expect(problems.isEmpty)
+        #expect(hints.urgency == .critical && hints.category == "email" && hints.resident)
+        #expect(hints.relevance == 0.5 && hints.destructiveActions == ["delete"])
+    }
+
     /// Each name is found from its text, and only from its text; they fit the reader's 32 slots.
     @Test func everyHintNameIsFoundByItsTextAlone() {
         for name in HintName.allCases {
