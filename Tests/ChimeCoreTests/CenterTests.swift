@@ -73,6 +73,23 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         #expect(attention.server.notification(refilled.id)?.state == .presented, "a token comes back each second")
     }
 
+    /// The daemon says once that an app went over its limit: again only after one of its
+    /// notifications was admitted, not for each one over it, nor after one that got through.
+    @Test mutating func goingOverTheRateLimitIsSaidOnceAStretch() throws {
+        var settings = ChimeSettings()
+        settings.center.rateLimit = .init(burst: 1, perMinute: 60)
+        attention = Attention(settings: settings)
+        func flood(at time: Int64) throws -> [String] {
+            attention.newlyRateLimited = []
+            for index in 0..<3 { _ = try send(.make(app: "spam", summary: "\(time) \(index)"), at: time) }
+            return attention.newlyRateLimited
+        }
+        #expect(try flood(at: 0) == ["spam"])
+        _ = try send(.make(app: "spam", summary: "urgent", hints: ["urgency": .byte(2)]), at: 0)
+        #expect(try flood(at: 0).isEmpty, "still over it: the critical one took no token")
+        #expect(try flood(at: 1_000) == ["spam"], "admitted once a token came back, then over it again")
+    }
+
     @Test mutating func refusingOverTheLimitIsExcessNotificationGeneration() throws {
         var settings = ChimeSettings()
         settings.center.rateLimit = .init(burst: 1, perMinute: 1, action: .refuse)

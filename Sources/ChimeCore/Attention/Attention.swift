@@ -37,7 +37,6 @@ public struct Attention: Sendable {
     private var repeats = RepeatDetector()
     /// Apps that went over their rate limit since the daemon last looked, to say so once.
     public var newlyRateLimited: [String] = []
-    private var rateLimitedApps: Set<String> = []
 
     public init(settings: ChimeSettings = .init(), lastID: UInt32 = 0) {
         self.settings = settings
@@ -78,10 +77,8 @@ public struct Attention: Sendable {
         }
         // Repeats and rate limits never hold back what must get through (design.md section 7).
         let mustGetThrough = breaksThrough(request, decision: decision)
-        if mustGetThrough || rateLimiter.admit(identity, at: now.monotonic, limit: settings.center.rateLimit) {
-            if !rateLimitedApps.isEmpty { rateLimitedApps.remove(identity) }
-        } else {
-            if rateLimitedApps.insert(identity).inserted { newlyRateLimited.append(identity) }
+        if !mustGetThrough, case .limited(let newly) = rateLimiter.admit(identity, at: now.monotonic, limit: settings.center.rateLimit) {
+            if newly { newlyRateLimited.append(identity) }
             if settings.center.rateLimit.action == .refuse {
                 throw .excessNotifications("\(request.appName) sent more than \(settings.center.rateLimit.burst) notifications at once; try again later")
             }

@@ -4,29 +4,43 @@ public struct RateLimiter: Sendable {
     private struct Bucket: Sendable {
         var tokens: Double
         var refilled: Instant
+        /// Over the limit since its last admitted notification.
+        var limited = false
+    }
+
+    public enum Admission: Equatable, Sendable {
+        case admitted
+        /// Over the limit; `newly` for the first notification over it since one was admitted.
+        case limited(newly: Bool)
     }
 
     private var buckets: [String: Bucket] = [:]
 
     public init() {}
 
-    /// Takes a token for `app`; false when it has none left.
-    public mutating func admit(_ app: String, at now: Instant, limit: CenterSettings.RateLimit) -> Bool {
+    /// Takes a token for `app`. The bucket also says whether the app was already over its limit:
+    /// a set of such apps beside the buckets cost a second lookup of the app's name every
+    /// Notify of a flood.
+    public mutating func admit(_ app: String, at now: Instant, limit: CenterSettings.RateLimit) -> Admission {
         let capacity = Double(max(1, limit.burst))
         // Changed in place: one lookup of the app's name, not one to read and one to write.
-        let admitted = Self.take(from: &buckets[app, default: Bucket(tokens: capacity, refilled: now)],
-                                 at: now, capacity: capacity, perMinute: limit.perMinute)
+        let admission = Self.take(from: &buckets[app, default: Bucket(tokens: capacity, refilled: now)],
+                                  at: now, capacity: capacity, perMinute: limit.perMinute)
         if buckets.count > 4_096 { forgetFull(now: now, limit: limit) }
-        return admitted
+        return admission
     }
 
-    private static func take(from bucket: inout Bucket, at now: Instant, capacity: Double, perMinute: Int) -> Bool {
+    private static func take(from bucket: inout Bucket, at now: Instant, capacity: Double, perMinute: Int) -> Admission {
         let elapsed = Double(now.milliseconds - bucket.refilled.milliseconds) / 60_000
         bucket.tokens = min(capacity, bucket.tokens + elapsed * Double(max(0, perMinute)))
         bucket.refilled = now
-        guard bucket.tokens >= 1 else { return false }
+        guard bucket.tokens >= 1 else {
+            defer { bucket.limited = true }
+            return .limited(newly: !bucket.limited)
+        }
         bucket.tokens -= 1
-        return true
+        bucket.limited = false
+        return .admitted
     }
 
     /// Apps whose buckets have refilled are the same as unseen ones: drop them so the
