@@ -102,7 +102,8 @@ final class SQLiteDatabase {
             position += 1
             text.withUTF8Bytes { bytes in
                 // SQLITE_STATIC: SQLite reads the arena's copy in place until the statement is reset.
-                sqlite3_bind_text(statement, position, arena.copy(bytes), Int32(bytes.count), nil)
+                // It cannot fail here: SQLite allocates nothing for it, and the position is the statement's own.
+                _ = sqlite3_bind_text(statement, position, arena.copy(bytes), Int32(bytes.count), nil)
             }
         }
 
