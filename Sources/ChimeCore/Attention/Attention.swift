@@ -8,15 +8,16 @@ public struct Attention: Sendable {
     public static let actionPrefix = "chime:"
 
     public private(set) var settings: ChimeSettings {
-        didSet { settingsByApp.removeAll() }
+        didSet { knownApps.removeAll() }
     }
     public var server: NotificationServer
     public var apps = AppRegistry() {
-        didSet { settingsByApp.removeAll() }
+        didSet { knownApps.removeAll() }
     }
-    /// Effective settings per app, so Notify does not re-read the config's text values each time;
-    /// emptied whenever the config or the registry changes.
-    private var settingsByApp: [String: AppSettings] = [:]
+    /// What Notify reads about each app, worked out once from the config and the registry, so it
+    /// neither re-reads the config's text values nor looks the app up in the registry each time;
+    /// emptied whenever either changes.
+    private var knownApps: [String: KnownApp] = [:]
     public var focus = FocusState()
     public var locked = false
     /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
@@ -54,15 +55,18 @@ public struct Attention: Sendable {
     public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         let identity = request.appIdentity
-        let record = apps.record(identity)
-        if record == nil { apps.see(identity) }
-        let appSettings = settings(for: identity)
+        var app = known(identity)
+        if !app.registered {
+            apps.see(identity)
+            app = known(identity)
+        }
+        let appSettings = app.settings
         var request = request
         let requested = InterruptionPolicy.level(request, app: appSettings)
-        var overBudget = record?.overBudget ?? false
+        var overBudget = app.overBudget
         var crossedBudget = false
         if requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
-           !(record?.budgetExempt ?? false),
+           !(apps.record(identity)?.budgetExempt ?? false),
            apps.countTimeSensitive(identity, at: now.wall, budget: settings.timeSensitiveBudget) {
             overBudget = true
             crossedBudget = true
@@ -136,11 +140,22 @@ public struct Attention: Sendable {
         return focus.allowsPerson(person)
     }
 
-    mutating func settings(for identity: String) -> AppSettings {
-        if let known = settingsByApp[identity] { return known }
-        let computed = apps.settings(for: identity, config: settings)
-        settingsByApp[identity] = computed
-        return computed
+    mutating func settings(for identity: String) -> AppSettings { known(identity).settings }
+
+    struct KnownApp {
+        var settings: AppSettings
+        /// In the registry; Notify adds an app that is not.
+        var registered: Bool
+        var overBudget: Bool
+    }
+
+    private mutating func known(_ identity: String) -> KnownApp {
+        if let known = knownApps[identity] { return known }
+        let record = apps.record(identity)
+        let known = KnownApp(settings: apps.settings(for: identity, config: settings),
+                             registered: record != nil, overBudget: record?.overBudget ?? false)
+        knownApps[identity] = known
+        return known
     }
 
     // MARK: User actions
