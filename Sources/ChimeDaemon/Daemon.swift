@@ -216,7 +216,7 @@ public final class Daemon {
         retired.tellWhenQuiet()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
-        badges.mayHaveChanged(attention.unread.takeChanged())
+        attention.unread.takeChanged { badges.mayHaveChanged($0) }
         if attention.focusChanged {
             attention.focusChanged = false
             announceFocus()

@@ -98,6 +98,15 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         #expect(throws: RequestError.self) { try attention.notify(.make(app: "spam", summary: "2"), from: ":1.1", now: clock(0)) }
     }
 
+    /// The apps whose counts changed are taken once; the list kept for the next changes starts empty.
+    @Test mutating func changedCountsAreTakenOnce() throws {
+        _ = try send(.make(app: "mail", summary: "a"), at: 0)
+        #expect(attention.unread.takeChanged() == ["mail"])
+        #expect(attention.unread.takeChanged() == [])
+        _ = try send(.make(app: "news", summary: "n"), at: 0)
+        #expect(attention.unread.takeChanged() == ["news"])
+    }
+
     @Test mutating func unreadCountsFollowWhatTheUserAndTheAppDo() throws {
         let expired = try send(.make(app: "mail", summary: "a", timeout: 1_000), at: 0).id
         let dismissed = try send(.make(app: "mail", summary: "b"), at: 0).id

@@ -59,8 +59,18 @@ public struct UnreadCounts: Sendable {
 
     /// The apps whose count changed since the last call, in order; an app may appear more than once.
     public mutating func takeChanged() -> [String] {
-        defer { changed = [] }
-        return changed
+        var taken: [String] = []
+        takeChanged { taken = $0 }
+        return taken
+    }
+
+    /// Lends `body` the apps whose count changed since the last call, then forgets them, keeping
+    /// the list's storage: taking the list itself left an empty one, which the next notification
+    /// allocated again, every Notify.
+    public mutating func takeChanged(_ body: ([String]) -> Void) {
+        guard !changed.isEmpty else { return }
+        body(changed)
+        changed.removeAll(keepingCapacity: true)
     }
 }
 
