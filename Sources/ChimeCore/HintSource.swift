@@ -10,21 +10,35 @@ public protocol HintSource {
     func value(_ name: HintName) -> BusValue
 }
 
-/// Hints as pairs of key and value, matched against the names once; a slot for each name keeps
-/// where its last value is. A vector on the stack, not an array on the heap.
+/// Where the value of each name Chime reads is, in whatever the source counts positions by:
+/// a vector on the stack, not an array on the heap, and a bit for each name present.
+public struct HintSlots: Sendable {
+    private var positions = SIMD32<Int32>(repeating: -1)
+    public private(set) var present: UInt32 = 0
+
+    public init() {}
+
+    /// The value of `name` is at `position`; a later one of the same name replaces it.
+    public mutating func note(_ name: HintName, at position: Int) {
+        positions[name.rawValue] = Int32(truncatingIfNeeded: position)
+        present |= 1 << name.rawValue
+    }
+
+    public func position(_ name: HintName) -> Int { Int(positions[name.rawValue]) }
+}
+
+/// Hints as pairs of key and value, each key matched against the names once.
 struct HintPairs: HintSource {
     private let raw: [(key: String, value: BusValue)]
-    private var slots = SIMD32<Int32>(repeating: -1)
-    private(set) var present: UInt32 = 0
+    private var slots = HintSlots()
 
     init(_ raw: [(key: String, value: BusValue)]) {
         self.raw = raw
         for (index, pair) in raw.enumerated() {
-            guard let name = HintName(pair.key) else { continue }
-            slots[name.rawValue] = Int32(truncatingIfNeeded: index)
-            present |= 1 << name.rawValue
+            if let name = HintName(pair.key) { slots.note(name, at: index) }
         }
     }
 
-    func value(_ name: HintName) -> BusValue { raw[Int(slots[name.rawValue])].value }
+    var present: UInt32 { slots.present }
+    func value(_ name: HintName) -> BusValue { raw[slots.position(name)].value }
 }

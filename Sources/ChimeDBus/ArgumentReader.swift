@@ -98,10 +98,7 @@ public struct ArgumentReader {
         var hints = WireHints(self)
         while position < end {
             align(8)
-            let count = min(Int(fixed(UInt32.self)), max(0, bytes.count - position - 1))
-            let key = UnsafeRawBufferPointer(rebasing: bytes[position..<position + count])
-            position += count + 1  // and its NUL
-            if let name = HintName(utf8: key) { hints.note(name, at: position) }
+            if let name = HintName(utf8: readStringBytes()) { hints.slots.note(name, at: position) }
             skipVariant()
         }
         position = end
@@ -164,9 +161,14 @@ public struct ArgumentReader {
     }
 
     private mutating func readString() -> String {
+        String(decoding: readStringBytes(), as: UTF8.self)
+    }
+
+    /// A string's bytes, in place, without its NUL.
+    private mutating func readStringBytes() -> UnsafeRawBufferPointer {
         let count = min(Int(fixed(UInt32.self)), max(0, bytes.count - position - 1))
         defer { position += count + 1 }  // and its NUL
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + count]), as: UTF8.self)
+        return UnsafeRawBufferPointer(rebasing: bytes[position..<position + count])
     }
 
     private mutating func readSignature() -> ArraySlice<UInt8> {

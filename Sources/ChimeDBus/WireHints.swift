@@ -7,16 +7,11 @@ import ChimeCore
 public struct WireHints: HintSource {
     /// Reads the values; it keeps the message's bytes alive.
     private let reader: ArgumentReader
-    /// For each name, where its last value's variant starts.
-    private var slots = SIMD32<Int32>(repeating: -1)
-    public private(set) var present: UInt32 = 0
+    /// For each name, where its last value's variant starts in the message.
+    var slots = HintSlots()
 
     init(_ reader: ArgumentReader) { self.reader = reader }
 
-    mutating func note(_ name: HintName, at position: Int) {
-        slots[name.rawValue] = Int32(truncatingIfNeeded: position)
-        present |= 1 << name.rawValue
-    }
-
-    public func value(_ name: HintName) -> BusValue { reader.variant(at: Int(slots[name.rawValue])) }
+    public var present: UInt32 { slots.present }
+    public func value(_ name: HintName) -> BusValue { reader.variant(at: slots.position(name)) }
 }
