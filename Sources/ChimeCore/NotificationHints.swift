@@ -138,8 +138,16 @@ private struct HintReader<Source: HintSource> {
 
     private mutating func typed<T>(_ value: BusValue, _ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         if let typed = read(value) { return typed }
-        problems.append("hint '\(name.text)' must be \(expected), got type '\(value.unwrapped.signature)'")
+        reportWrongType(value, name, expected)
         return nil
+    }
+
+    /// Out of line: inlined at each of the thirty reads, building this message (for a hint of
+    /// the wrong type, which hardly ever comes) made decoding 23 KB of code, which a Notify
+    /// runs through with gaps, a cache line here and there.
+    @inline(never)
+    private mutating func reportWrongType(_ value: BusValue, _ name: HintName, _ expected: String) {
+        problems.append("hint '\(name.text)' must be \(expected), got type '\(value.unwrapped.signature)'")
     }
 
     @inline(__always) mutating func string(_ name: HintName) -> String? { typed(name, "a string (s)") { $0.string } }
