@@ -1,33 +1,61 @@
 /// An open notification: a request that the server accepted, with its id and owner.
+///
+/// A value whose fields live in a box shared by its copies, copied when one of them changes:
+/// a notification travels through the open set, its event and each of the event's readers (the
+/// store, the unread counts), and copying its fields field by field at each step cost about
+/// 1,000 instructions a Notify.
 public struct Notification: Equatable, Sendable {
-    public let id: UInt32
-    public var request: NotificationRequest
+    private struct Fields: Equatable, Sendable {
+        let id: UInt32
+        var request: NotificationRequest
+        var sender: String
+        var created: Instant
+        var updated: Instant
+        var expires: Instant?
+        var state: NotificationState = .presented
+        var decision: DeliveryDecision?
+        var repeatCount = 1
+    }
+
+    /// Changed only while this value holds the one reference to it (`edit`): what copies share
+    /// is never changed, which is what makes it Sendable.
+    private final class Box: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    public var id: UInt32 { box.fields.id }
+    public var request: NotificationRequest { get { box.fields.request } set { edit { $0.request = newValue } } }
     /// The unique bus name of the client that sent (or last replaced) it: its signals go there only.
-    public var sender: String
-    public var created: Instant
-    public var updated: Instant
+    public var sender: String { get { box.fields.sender } set { edit { $0.sender = newValue } } }
+    public var created: Instant { get { box.fields.created } set { edit { $0.created = newValue } } }
+    public var updated: Instant { get { box.fields.updated } set { edit { $0.updated = newValue } } }
     /// When it closes by itself; nil = stays until closed.
-    public var expires: Instant?
-    public var state: NotificationState = .presented
+    public var expires: Instant? { get { box.fields.expires } set { edit { $0.expires = newValue } } }
+    public var state: NotificationState { get { box.fields.state } set { edit { $0.state = newValue } } }
     /// Why it is shown as it is; nil for notifications the policy did not see (Chime's own).
-    public var decision: DeliveryDecision?
+    public var decision: DeliveryDecision? { get { box.fields.decision } set { edit { $0.decision = newValue } } }
     /// How many times the app sent this same notification within the repeat window.
-    public var repeatCount = 1
+    public var repeatCount: Int { get { box.fields.repeatCount } set { edit { $0.repeatCount = newValue } } }
 
     public init(id: UInt32, request: NotificationRequest, sender: String, created: Instant,
                 updated: Instant, expires: Instant?) {
-        self.id = id
-        self.request = request
-        self.sender = sender
-        self.created = created
-        self.updated = updated
-        self.expires = expires
+        box = Box(Fields(id: id, request: request, sender: sender, created: created, updated: updated, expires: expires))
     }
 
-    public var appIdentity: String { request.appIdentity }
-    public var urgency: Urgency { request.hints.urgency ?? .normal }
+    private mutating func edit(_ change: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+        change(&box.fields)
+    }
 
-    public func action(_ key: String) -> Action? { request.actions.first { $0.key == key } }
+    public static func == (a: Self, b: Self) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
+
+    public var appIdentity: String { box.fields.request.appIdentity }
+    public var urgency: Urgency { box.fields.request.hints.urgency ?? .normal }
+
+    public func action(_ key: String) -> Action? { box.fields.request.actions.first { $0.key == key } }
 }
 
 /// Where a notification stands, per design.md section 7.

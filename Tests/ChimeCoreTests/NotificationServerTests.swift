@@ -5,6 +5,24 @@ import Testing
     var server = NotificationServer()
     let t0 = Instant.at(1_000)
 
+    /// A notification is a value though its fields are shared until one copy changes: changing a
+    /// copy, field by field, leaves the original as it was.
+    @Test func aCopyChangesAlone() {
+        let original = Notification(id: 7, request: .make(summary: "before"), sender: ":1.1",
+                                    created: .at(0), updated: .at(0), expires: nil)
+        var copy = original
+        copy.state = .quiet
+        copy.sender = ":1.2"
+        copy.updated = .at(5)
+        copy.expires = .at(9)
+        copy.repeatCount = 2
+        copy.request.summary = "after"
+        #expect(original.state == .presented && original.sender == ":1.1" && original.updated == .at(0))
+        #expect(original.expires == nil && original.repeatCount == 1 && original.request.summary == "before")
+        #expect(copy.state == .quiet && copy.sender == ":1.2" && copy.updated == .at(5) && copy.expires == .at(9))
+        #expect(copy.repeatCount == 2 && copy.request.summary == "after" && copy.id == 7 && copy != original)
+    }
+
     @Test mutating func idsStartAtOneAndAreNeverReused() throws {
         let first = try server.notify(.make(), from: ":1.1", now: t0).id
         _ = try server.close(first, caller: ":1.1")
