@@ -1,10 +1,10 @@
 /// What a change to the open notifications means for the outside world.
 /// The core returns these; the D-Bus adapter turns each into signals.
 ///
-/// `indirect`: an event is a pointer to its payload. Inline, an event was as big as a
-/// notification, and each time one was read by cases (the daemon does so three times a
-/// Notify) the whole of it was copied first, about 250 instructions each.
-public indirect enum ServerEvent: Equatable, Sendable {
+/// Small: a notification is one reference to its shared fields, so an event is a few words and
+/// reading one by cases copies only those. (While a notification's fields were inline, every
+/// event was a pointer to a heap box, one allocation per event; only the sound's is now.)
+public enum ServerEvent: Equatable, Sendable {
     /// Shown, or replaced in place when the id was already shown.
     case presented(Notification)
     /// Kept without a banner: quiet, held by Focus or for the summary.
@@ -26,5 +26,6 @@ public indirect enum ServerEvent: Equatable, Sendable {
     /// Deleted from the center.
     case deleted(UInt32)
     /// The notification's sound, after the decision, mute and the burst throttle.
-    case playSound(Notification, SoundChoice)
+    /// Boxed: a choice is three strings, which would make every event as big.
+    indirect case playSound(Notification, SoundChoice)
 }
