@@ -129,14 +129,11 @@ private struct HintReader<Source: HintSource> {
         return source.value(name)
     }
 
-    /// Inlined for the usual answer, an absent hint; a present one is typed out of line.
+    /// Inlined: most names are absent, and are answered by a bit; a hint of the wrong type is
+    /// reported out of line.
     @inline(__always)
     private mutating func typed<T>(_ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         guard let value = value(name) else { return nil }
-        return typed(value, name, expected, read)
-    }
-
-    private mutating func typed<T>(_ value: BusValue, _ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         if let typed = read(value) { return typed }
         reportWrongType(value, name, expected)
         return nil
