@@ -97,6 +97,42 @@ import Testing
         #expect(try client.list().first { $0["id"] == .uint32(id) }?["image-data"] != nil)
     }
 
+    /// Through the bus, as a client marshals them: hints Chime does not read, of many shapes and
+    /// under keys of every length mod 8 (so each value ends at every offset), are stepped over
+    /// where they lie in the message, and the ones it reads around them all arrive. Every way of
+    /// stepping wrong is checked in ArgumentReaderTests.
+    @Test func hintsAmongUnknownOnesOfEveryShapeArrive() throws {
+        let client = try bus.client()
+        for padding in 0..<8 {
+            let other = "x-vendor" + String(repeating: "-", count: padding)
+            let id = try client.notify(summary: "among others \(padding)", hints: [
+                (other + "s", .structure([.byte(1), .int64(-2), .stringArray(["a", "bc"]), .signature("ai"), .int16(-3)])),
+                ("category", .string("email.arrived")),
+                (other + "d", .vardict([("k", .variant(.double(1.5))), ("l", .bytes([9, 9, 9]))])),
+                ("x-chime-thread", .string("family")),
+                (other + "v", .variant(.variant(.uint16(7)))),
+                ("image-data", Self.imageData(width: 4, height: 4, rowstride: 16, bytes: 64)),
+                (other + "y", .bytes([1, 2, 3, 4, 5])),
+                ("desktop-entry", .string("org.example.Mail")),
+                (other + "g", .signature("a{sv}")),
+                ("x-dunst-stack-tag", .string("inbox")),
+                (other + "t", .string("some text")),
+                ("x-kde-reply-placeholder-text", .string("Reply")),
+                (other + "b", .byte(3)),
+                (other + "q", .structure([.byte(1), .uint16(0xFFFF), .signature("x"), .byte(2), .string("end")])),
+                ("x-kde-reply-submit-button-text", .string("Send")),
+            ])
+            let listed = try #require(try client.list().first { $0["id"] == .uint32(id) })
+            #expect(listed["category"]?.string == "email.arrived", "\(padding)")
+            #expect(listed["thread"]?.string == "family", "\(padding)")
+            #expect(listed["desktop-entry"]?.string == "org.example.Mail", "\(padding)")
+            #expect(listed["stack-tag"]?.string == "inbox", "\(padding)")
+            #expect(listed["image-data"] != nil, "\(padding)")
+            #expect(listed["reply-placeholder"]?.string == "Reply" && listed["reply-submit-text"]?.string == "Send", "\(padding)")
+        }
+        try expectHealthy()
+    }
+
     @Test func badImagePathsAreDroppedWithoutBlocking() throws {
         let fifo = bus.directory.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
