@@ -78,8 +78,8 @@ public enum BusValue: Equatable, Sendable {
         return self
     }
 
-    // Each accessor looks inside a variant itself: going through `unwrapped` copied the value
-    // (a call and a retain) for every hint read, and hints come unwrapped nearly always.
+    // The scalar accessors look inside a variant themselves: going through `unwrapped` copied the
+    // value (a call and a retain) for every hint read, and hints come unwrapped nearly always.
 
     /// Any integer type as an Int64, for hints that clients send with varying widths.
     public var integer: Int64? {

@@ -9,7 +9,7 @@ public struct Notification: Equatable, Sendable {
         let id: UInt32
         var request: NotificationRequest
         var sender: String
-        var created: Instant
+        let created: Instant
         var updated: Instant
         var expires: Instant?
         var state: NotificationState = .presented
@@ -30,7 +30,7 @@ public struct Notification: Equatable, Sendable {
     public var request: NotificationRequest { get { box.fields.request } set { edit { $0.request = newValue } } }
     /// The unique bus name of the client that sent (or last replaced) it: its signals go there only.
     public var sender: String { get { box.fields.sender } set { edit { $0.sender = newValue } } }
-    public var created: Instant { get { box.fields.created } set { edit { $0.created = newValue } } }
+    public var created: Instant { box.fields.created }
     public var updated: Instant { get { box.fields.updated } set { edit { $0.updated = newValue } } }
     /// When it closes by itself; nil = stays until closed.
     public var expires: Instant? { get { box.fields.expires } set { edit { $0.expires = newValue } } }
