@@ -37,6 +37,18 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         #expect(late.id != first.id, "outside the 60 s window it stands alone")
     }
 
+    @Test mutating func aRepeatMergesOnlyIntoANotificationStillShowingItsTexts() throws {
+        let first = try send(.make(app: "ci", summary: "Build failed", body: "main"), at: 0)
+        // The app replaces it in place with other texts; the first texts again are new.
+        _ = try send(.make(app: "ci", summary: "Build passed", body: "main", replaces: first.id), at: 1_000)
+        let again = try send(.make(app: "ci", summary: "Build failed", body: "main"), at: 2_000)
+        #expect(again.id != first.id)
+        #expect(attention.server.notification(first.id)?.request.summary == "Build passed")
+        #expect(attention.server.notification(first.id)?.repeatCount == 1)
+        let repeated = try send(.make(app: "ci", summary: "Build failed", body: "main"), at: 3_000)
+        #expect(repeated.id == again.id, "and repeats of the new one merge into it")
+    }
+
     @Test mutating func aZeroRepeatWindowMergesNothing() throws {
         var settings = ChimeSettings()
         settings.center.repeatWindow = .zero

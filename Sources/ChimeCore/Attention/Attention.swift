@@ -97,8 +97,10 @@ public struct Attention: Sendable {
         let window = settings.center.repeatWindow
         let merges = window > .zero && !mustGetThrough && request.replacesID == 0
         let texts = window > .zero ? RepeatDetector.Key(request) : nil
-        let repeating = merges ? texts.flatMap { repeats.earlier($0, now: now.monotonic, window: window) } : nil
-        if let repeating, let earlier = server.notification(repeating) {
+        var repeating: UInt32?
+        if merges, let texts, let id = repeats.earlier(texts, now: now.monotonic, window: window),
+           let earlier = server.notification(id), earlier.showsTexts(of: request) {
+            repeating = id
             // A repeat keeps the choices Chime offered on the first one (Keep / Turn Off).
             let keys = Set(request.actions.map(\.key))
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }

@@ -1,30 +1,21 @@
 /// Finds the open notification a new one repeats: same app, summary and body, shown within
-/// the repeat window. A dictionary keyed by the text, so a flood costs one lookup each.
+/// the repeat window. A dictionary keyed by a digest of the texts, so a flood costs one lookup
+/// each; the caller compares the texts with the notification found (`Notification.shows`),
+/// which also keeps a repeat out of a notification replaced since with other texts.
 public struct RepeatDetector: Sendable {
     /// The texts, hashed once when the key is made: the dictionary and the queue that ages
-    /// keys out then hash one integer, not a 200-byte body, each time they touch it.
+    /// keys out then hold and hash one integer, not three strings.
     public struct Key: Hashable, Sendable {
-        let app: String
-        let summary: String
-        let body: String
         let digest: Int
 
         public init(_ request: NotificationRequest) {
-            app = request.appIdentity
-            summary = request.summary
-            body = request.body
-            // Compared in full on a match, and hashed again (seeded) by the dictionary.
+            // Not seeded: texts chosen to collide only make a repeat go unmerged (the caller
+            // compares the texts), and the dictionary hashes the digest again, seeded.
             var hash = WordHash()
-            hash.combine(app)
-            hash.combine(summary)
-            hash.combine(body)
+            hash.combine(request.appIdentity)
+            hash.combine(request.summary)
+            hash.combine(request.body)
             digest = Int(truncatingIfNeeded: hash.value)
-        }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
-
-        public static func == (a: Key, b: Key) -> Bool {
-            a.digest == b.digest && a.app == b.app && a.summary == b.summary && a.body == b.body
         }
     }
 
@@ -38,8 +29,8 @@ public struct RepeatDetector: Sendable {
     /// Texts remembered now: bounded by what arrived within the window.
     var remembered: Int { latest.count }
 
-    /// The id whose texts `key` repeats, if one was noted within `window` of `now`. The caller
-    /// makes the key once for this and `note`.
+    /// The id last noted under `key` within `window` of `now`: the notification whose texts
+    /// `key` may repeat. The caller makes the key once for this and `note`.
     public func earlier(_ key: Key, now: Instant, window: Duration) -> UInt32? {
         guard let entry = latest[key], entry.at + window >= now else { return nil }
         return entry.id
@@ -70,5 +61,12 @@ public struct RepeatDetector: Sendable {
             queue.removeFirst(head)
             head = 0
         }
+    }
+}
+
+extension Notification {
+    /// Whether this shows the app, summary and body `request` sends: whether it repeats them.
+    func showsTexts(of request: NotificationRequest) -> Bool {
+        appIdentity == request.appIdentity && self.request.summary == request.summary && self.request.body == request.body
     }
 }
