@@ -38,7 +38,8 @@ public struct ExportedInterface {
 /// handlers send (each reply, then the signals its handler raised) is held until the turn ends
 /// and `beforeSending` ran, so one store commit covers a whole turn and a client learns what
 /// its call changed only once it is on disk, and its notification id before it sees it presented.
-/// `afterSending` runs once they are gone: work a reply need not wait for.
+/// `afterSending` runs once they are gone: work a reply need not wait for, which
+/// `beforeHandling` lets a server finish before the turn's next message instead.
 public final class ObjectServer {
     private let connection: BusConnection
     private var objects: [String: [ExportedInterface]] = [:]
@@ -47,6 +48,8 @@ public final class ObjectServer {
     public private(set) var inTurn = false
     private var outbox: [Message] = []
     private var signals = SignalTemplates()
+    /// Runs before each message is handled (chimed settles the last call's effects here).
+    public var beforeHandling: () -> Void = {}
     /// Runs when a turn ends, before its replies go out (chimed commits the store here).
     public var beforeSending: () -> Void = {}
     /// Runs when a turn's replies and signals have gone (chimed moves the intake into SQLite here).
@@ -56,6 +59,7 @@ public final class ObjectServer {
         self.connection = connection
         connection.attachToMainLoop(handler: { [unowned self] message in
             inTurn = true
+            beforeHandling()
             return handle(message)
         }, turnEnded: { [unowned self] in endTurn() })
     }

@@ -28,6 +28,9 @@ public final class Daemon {
     private(set) var exitCode: Int32 = 0
     private var expiryTimer: DeadlineTimer?
     private var snoozeTimer: DeadlineTimer?
+    /// Events stored but not yet settled (`apply`), and whether a settle is due.
+    private var unsettled: [ServerEvent] = []
+    private var needsSettling = false
     private var lockMonitor: LockMonitor?
     private let soundPlayer: SoundPlayer
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
@@ -77,7 +80,9 @@ public final class Daemon {
         // are (the store's intake log), so SQLite takes them after the replies, in batches, and
         // the log makes room for the next turns' rows then too.
         objects.beforeSending = { [unowned self] in store?.commitTransaction() }
+        objects.beforeHandling = { [unowned self] in settle() }
         objects.afterSending = { [unowned self] in
+            settle()
             store?.makeRoomInIntakeLog()
             commitIntakeSoon()
         }
@@ -206,28 +211,44 @@ public final class Daemon {
         }
     }
 
-    /// Sends what the core's events mean, then re-arms the timers and announces badges.
+    /// Stores what the core's events changed, at once: a reply waits for that to be durable.
+    /// What else they mean (signals, unread counts and badges, timers) is settled once the
+    /// turn's replies are gone, or before its next message (`settle`), so a Notify's reply does
+    /// not wait for it; outside a bus turn, at once.
     func apply(_ events: [ServerEvent]) {
         // Only a timestamp for the store: the full `now` also reads the monotonic clock and a local time.
         let wall = LocalClock.wallMilliseconds()
         inOneTransaction {
-            for event in events { handle(event, wall: wall) }
+            for event in events { record(event, wall: wall) }
         }
+        // A Focus turned on or off by hand is kept across restarts; changes are rare, so
+        // every one saves.
+        if attention.focusChanged { attention.apps.needsSaving = true }
+        if attention.apps.needsSaving {
+            attention.apps.needsSaving = false
+            appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus)
+        }
+        if unsettled.isEmpty { unsettled = events } else { unsettled += events }
+        needsSettling = true
+        if !objects.inTurn { settle() }
+    }
+
+    /// Sends what applied events mean, then re-arms the timers and announces badges.
+    private func settle() {
+        guard needsSettling else { return }
+        needsSettling = false
+        for event in unsettled { handle(event) }
+        unsettled.removeAll(keepingCapacity: true)
         retired.tellWhenQuiet()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
-        snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map { GLibSources.monotonicMilliseconds() + ($0 - wall) })
+        snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map {
+            GLibSources.monotonicMilliseconds() + ($0 - LocalClock.wallMilliseconds())
+        })
         attention.unread.takeChanged { badges.mayHaveChanged($0) }
         if attention.focusChanged {
             attention.focusChanged = false
             announceFocus()
             badges.allMayHaveChanged(attention.unread.byApp.keys)
-            // A Focus turned on or off by hand is kept across restarts; changes are rare, so
-            // every one saves.
-            attention.apps.needsSaving = true
-        }
-        if attention.apps.needsSaving {
-            attention.apps.needsSaving = false
-            appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus)
         }
         for app in attention.newlyRateLimited {
             Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
@@ -235,8 +256,7 @@ public final class Daemon {
         attention.newlyRateLimited = []
     }
 
-    private func handle(_ event: ServerEvent, wall: Int64) {
-        record(event, wall: wall)
+    private func handle(_ event: ServerEvent) {
         attention.unread.observe(event)
         switch event {
         case .presented(let notification):

@@ -175,6 +175,27 @@ import Testing
 
     /// Past 2,000 open the oldest quiet ones are retired at once (the center keeps them); their
     /// apps hear NotificationClosed, and the center marks them closed, once the flood pauses.
+    /// Calls sent without waiting reach chimed together and are handled in one turn. What a
+    /// Notify changes that its reply does not wait for (the unread count among it) is settled
+    /// before the turn's next call, which therefore sees it.
+    @Test func aCallRightBehindNotifiesSeesWhatTheyChanged() throws {
+        let bus = try TestBus()
+        let app = try bus.client()
+        for round in 1...5 {
+            for index in 0..<20 {
+                app.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                                interface: "org.freedesktop.Notifications", method: "Notify",
+                                                arguments: TestClient.notifyArguments(summary: "\(round).\(index)")))
+            }
+            app.connection.send(.methodCall(destination: "dev.chime.Chime1", path: "/dev/chime/Chime1",
+                                            interface: "dev.chime.Chime1", method: "GetStatus", arguments: []))
+            app.connection.flush()
+            #expect(app.waitUntil { app.replies.count == round * 21 })
+            let status = app.replies.last?.arguments.first?.vardictEntries
+            #expect(status?["unread"] == .uint32(UInt32(round * 20)), "round \(round)")
+        }
+    }
+
     @Test func pastTheOpenLimitTheOldestAreClosedOnceTheFloodIsAnswered() throws {
         let bus = try TestBus(config: Self.floodConfig)
         let flooder = try floodPastTheOpenLimit(bus)
