@@ -198,6 +198,32 @@ private func sounds(_ events: [ServerEvent]) -> Int {
     }
 }
 
+@Suite struct RateLimiterTests {
+    let limit = CenterSettings.RateLimit(burst: 2, perMinute: 60)
+
+    @Test func eachAppHasItsOwnBucketWhateverTheOrderOfCalls() {
+        var limiter = RateLimiter()
+        var seen: [String] = []
+        for app in ["a", "a", "b", "a", "c", "b", "b", "c", "a"] {
+            seen.append(limiter.admit(app, at: .at(0), limit: limit) == .admitted ? "\(app)+" : "\(app)-")
+        }
+        #expect(seen == ["a+", "a+", "b+", "a-", "c+", "b+", "b-", "c+", "a-"])
+        #expect(limiter.admit("a", at: .at(1_000), limit: limit) == .admitted, "a token a second comes back")
+    }
+
+    /// Thousands of apps, one notification each (a client making up names): buckets that have
+    /// filled again are dropped once the table is large, so it holds only the apps sending now.
+    @Test func bucketsOfAppsThatStoppedAreDroppedOnceThereAreMany() {
+        var limiter = RateLimiter()
+        for index in 0..<5_000 { _ = limiter.admit("app\(index)", at: .at(0), limit: limit) }
+        #expect(limiter.tracked == 5_000, "all still refilling: none can be forgotten")
+        #expect(limiter.admit("late", at: .at(2_000), limit: limit) == .admitted)
+        #expect(limiter.tracked == 1)
+        #expect(limiter.admit("app7", at: .at(2_000), limit: limit) == .admitted, "a full bucket again")
+        #expect(limiter.tracked == 2)
+    }
+}
+
 @Suite struct RepeatDetectorTests {
     @Test func forgetsKeysOlderThanTheWindow() {
         var detector = RepeatDetector()

@@ -8,16 +8,19 @@ public struct Attention: Sendable {
     public static let actionPrefix = "chime:"
 
     public private(set) var settings: ChimeSettings {
-        didSet { knownApps.removeAll() }
+        didSet { forgetKnownApps() }
     }
     public var server: NotificationServer
     public var apps = AppRegistry() {
-        didSet { knownApps.removeAll() }
+        didSet { forgetKnownApps() }
     }
     /// What Notify reads about each app, worked out once from the config and the registry, so it
     /// neither re-reads the config's text values nor looks the app up in the registry each time;
     /// emptied whenever either changes.
     private var knownApps: [String: KnownApp] = [:]
+    /// The last app `known` answered for: a stream from one app compares its name with this
+    /// one's instead of hashing it for the dictionary.
+    private var lastKnown: (identity: String, app: KnownApp)?
     public var focus = FocusState()
     public var locked = false
     /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
@@ -152,12 +155,21 @@ public struct Attention: Sendable {
     }
 
     private mutating func known(_ identity: String) -> KnownApp {
-        if let known = knownApps[identity] { return known }
-        let record = apps.record(identity)
-        let known = KnownApp(settings: apps.settings(for: identity, config: settings),
-                             registered: record != nil, overBudget: record?.overBudget ?? false)
-        knownApps[identity] = known
+        if let lastKnown, lastKnown.identity == identity { return lastKnown.app }
+        let known = knownApps[identity] ?? {
+            let record = apps.record(identity)
+            let known = KnownApp(settings: apps.settings(for: identity, config: settings),
+                                 registered: record != nil, overBudget: record?.overBudget ?? false)
+            knownApps[identity] = known
+            return known
+        }()
+        lastKnown = (identity, known)
         return known
+    }
+
+    private mutating func forgetKnownApps() {
+        knownApps.removeAll()
+        lastKnown = nil
     }
 
     // MARK: User actions
