@@ -76,7 +76,7 @@ public struct NotificationServer: Sendable {
         notification.state = state
         notification.decision = decision
         notification.repeatCount = repeatCount
-        snoozedIDs.remove(notification.id)
+        forgetSnoozed(notification.id)
         if let previous = target?.request.hints.imageData { imageBytes -= previous.pixels.count }
         if let image = request.hints.imageData {
             imageBytes += image.pixels.count
@@ -118,7 +118,7 @@ public struct NotificationServer: Sendable {
         }
         open[notification.id] = notification
         if let expires = notification.expires { expiries.insert(notification.id, at: expires) }
-        if case .snoozed = notification.state { snoozedIDs.insert(notification.id) } else { snoozedIDs.remove(notification.id) }
+        if case .snoozed = notification.state { snoozedIDs.insert(notification.id) } else { forgetSnoozed(notification.id) }
         switch notification.state {
         case .presented: return [.presented(notification)] + retireOverLimit()
         case .snoozed: return [.snoozed(notification)]
@@ -173,7 +173,7 @@ public struct NotificationServer: Sendable {
     public mutating func setState(_ state: NotificationState, of ids: [UInt32]) {
         for id in ids {
             open[id]?.state = state
-            snoozedIDs.remove(id)
+            forgetSnoozed(id)
         }
     }
 
@@ -281,10 +281,11 @@ public struct NotificationServer: Sendable {
         while open.count > settings.maximumOpen, index < order.count {
             let id = order[index]
             index += 1
-            guard let candidate = open[id] else { continue }
-            if candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized,
-               let retired = takeOut(id) {
-                events.append(.retired(retired))
+            // Found once, and taken out where it was found.
+            guard let position = open.index(forKey: id) else { continue }
+            let candidate = open.values[position]
+            if candidate.expires != nil || candidate.state == .quiet || candidate.state == .summarized {
+                events.append(.retired(takeOut(at: position)))
             } else {
                 kept.append(id)
             }
@@ -328,10 +329,19 @@ public struct NotificationServer: Sendable {
 
     /// Takes a notification out of the open set and everything that tracks it.
     private mutating func takeOut(_ id: UInt32) -> Notification? {
-        guard let notification = open.removeValue(forKey: id) else { return nil }
-        snoozedIDs.remove(id)
-        if !paused.isEmpty { paused[id] = nil }
+        open.index(forKey: id).map { takeOut(at: $0) }
+    }
+
+    private mutating func takeOut(at position: Dictionary<UInt32, Notification>.Index) -> Notification {
+        let notification = open.remove(at: position).value
+        forgetSnoozed(notification.id)
+        if !paused.isEmpty { paused[notification.id] = nil }
         if let image = notification.request.hints.imageData { imageBytes -= image.pixels.count }
         return notification
+    }
+
+    /// Most of the time nothing is snoozed: removing from an empty set still hashes the id.
+    private mutating func forgetSnoozed(_ id: UInt32) {
+        if !snoozedIDs.isEmpty { snoozedIDs.remove(id) }
     }
 }
