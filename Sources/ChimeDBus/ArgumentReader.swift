@@ -68,14 +68,18 @@ public struct ArgumentReader {
         return Int32(bitPattern: fixed(UInt32.self))
     }
 
-    /// An `as`.
-    public mutating func strings() -> [String]? {
+    /// An `as` of pairs (Notify's actions: key, label, key, label...), each pair made into a `T`
+    /// as it is read rather than kept in a list of strings first; `count` is the number of strings,
+    /// so that an odd one out (left unread) can be reported.
+    public mutating func stringPairs<T>(_ pair: (String, String) -> T) -> (pairs: [T], count: Int)? {
         guard take("as") else { return nil }
         let end = arrayEnd(elementAlignment: 4)
-        var strings: [String] = []
-        strings.reserveCapacity(count(stringsBefore: end))
-        while position < end { strings.append(readString()) }
-        return strings
+        let count = count(stringsBefore: end)
+        var pairs: [T] = []
+        pairs.reserveCapacity(count / 2)
+        for _ in 0..<count / 2 { pairs.append(pair(readString(), readString())) }
+        position = end
+        return (pairs, count)
     }
 
     /// How many strings lie between here and `end`, from their lengths alone: an array of them

@@ -21,11 +21,10 @@ public struct NotifyDecoder {
     public func decode(_ message: Message) throws(RequestError) -> NotificationRequest {
         var reader = ArgumentReader(message)
         guard let appName = reader.string(), let replacesID = reader.uint32(), let appIcon = reader.string(),
-              let summary = reader.string(), let body = reader.string(), let actionList = reader.strings(),
+              let summary = reader.string(), let body = reader.string(), let actions = reader.stringPairs(Action.init),
               let rawHints = reader.hints(), let timeout = reader.int32()
         else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
-
-        let actions = try Action.pairs(from: actionList).get()
+        guard actions.count.isMultiple(of: 2) else { throw Action.unpaired(actions.count) }
         var hintProblems: [String] = []
         var problems: [String] = []
         // The hints go straight into the request: decoded into a local first, they were
@@ -36,7 +35,7 @@ public struct NotifyDecoder {
             appIcon: appIcon.isEmpty ? nil : checked(appIcon, as: "app_icon", problems: &problems),
             summary: Self.truncated(summary, to: Self.maximumSummaryBytes, what: "summary", problems: &problems),
             body: sanitizer.sanitize(Self.truncated(body, to: Self.maximumBodyBytes, what: "body", problems: &problems)),
-            actions: actions,
+            actions: actions.pairs,
             hints: NotificationHints(decoding: rawHints, problems: &hintProblems),
             expireTimeout: timeout)
         if !hintProblems.isEmpty { problems += hintProblems.map { $0 + "; ignored" } }

@@ -26,11 +26,12 @@ import Testing
     }
 
     @Test func aTypedReadOfAnotherTypeReadsNothing() {
-        var reader = ArgumentReader(signal([.uint32(1), .stringArray(["a"]), .vardict([("category", .string("v"))]), .string("x")]))
+        var reader = ArgumentReader(signal([.uint32(1), .stringArray(["a", "A", "b"]), .vardict([("category", .string("v"))]), .string("x")]))
         #expect(reader.string() == nil)
         #expect(reader.uint32() == 1)
         #expect(reader.hints() == nil && reader.int32() == nil)
-        #expect(reader.strings() == ["a"])
+        let pairs = reader.stringPairs { $0 + "=" + $1 }
+        #expect(pairs?.pairs == ["a=A"] && pairs?.count == 3, "the odd one out is counted and stepped over")
         let hints = reader.hints()
         #expect(hints?.present == 1 << HintName.category.rawValue && hints?.value(.category) == .string("v"))
         #expect(reader.string() == "x" && reader.isAtEnd)
