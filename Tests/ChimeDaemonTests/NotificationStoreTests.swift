@@ -55,6 +55,24 @@ import Testing
         #expect(seen == ["a", "a"])
     }
 
+    /// A statement run again with fewer values binds null to the rest, not the last run's values,
+    /// whichever statement ran in between.
+    @Test func parametersLeftUnboundAreNull() throws {
+        let database = try SQLiteDatabase(path: folder + "/params.db")
+        try database.execute("CREATE TABLE t (a TEXT, b INTEGER)")
+        let insert = "INSERT INTO t VALUES (?1, ?2)"
+        try database.run(insert, [.text("first"), .integer(1)])
+        try database.run(insert, [.text("second")])
+        try database.run("SELECT count(*) FROM t") { _ in }
+        try database.run(insert, [.text("third"), .integer(3)])
+        try database.run(insert, [])
+        var rows: [String] = []
+        try database.run("SELECT a, b FROM t ORDER BY rowid") { row in
+            rows.append("\(row.text(0) ?? "null") \(row.text(1) ?? "null")")
+        }
+        #expect(rows == ["first 1", "second null", "third 3", "null null"])
+    }
+
     @Test func recordsSurviveReopeningAndIdsContinue() throws {
         let path = folder + "/chime.db"
         do {
