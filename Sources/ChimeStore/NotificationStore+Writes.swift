@@ -206,19 +206,24 @@ extension NotificationStore {
     /// means there may be more, which the caller deletes in a later, equally short, batch.
     public func prune(maximumEntries: Int, cutoff: Int64, limit: Int) -> [UInt32] {
         var deleted: [UInt32] = []
-        attempt("prune") { () throws(StoreError) in
-            try database.run("""
-                DELETE FROM notifications WHERE id IN (
-                    SELECT id FROM notifications
-                    WHERE state NOT IN \(Self.heldStates)
-                      AND (updated < ?1 OR id <= (SELECT id FROM notifications ORDER BY id DESC LIMIT 1 OFFSET ?2))
-                    ORDER BY id LIMIT ?3)
-                RETURNING id
-                """, [.integer(cutoff), .integer(Int64(maximumEntries)), .integer(Int64(limit))]) { row in
+        let prunable = """
+            state NOT IN \(Self.heldStates)
+            AND (updated < ?1 OR id <= (SELECT id FROM notifications ORDER BY id DESC LIMIT 1 OFFSET ?2))
+            """
+        let done = attempt("prune") { () throws(StoreError) in
+            try database.run("SELECT id FROM notifications WHERE \(prunable) ORDER BY id LIMIT ?3",
+                             [.integer(cutoff), .integer(Int64(maximumEntries)), .integer(Int64(limit))]) { row in
                 deleted.append(UInt32(clamping: row.integer(0)))
             }
+            guard let first = deleted.first, let last = deleted.last else { return }
+            // The rows between the first and the last that are prunable are exactly those found:
+            // deleted in one pass over their range, a row costs about two thirds of what deleting
+            // a list of ids with RETURNING did (every notification of a flood past the limit).
+            try database.run("DELETE FROM notifications WHERE \(prunable) AND id BETWEEN ?3 AND ?4",
+                             [.integer(cutoff), .integer(Int64(maximumEntries)), .integer(Int64(first)), .integer(Int64(last))])
         }
-        return deleted
+        // Found but not deleted (a full disk): none were.
+        return done ? deleted : []
     }
 
 }

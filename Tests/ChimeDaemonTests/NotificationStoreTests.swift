@@ -211,4 +211,19 @@ import Testing
         deleted = store.prune(maximumEntries: 100, cutoff: 25_000, limit: 100)
         #expect(deleted == Array(21...24), "older than the cutoff")
     }
+
+    /// A batch is deleted over the range of its ids: one held or snoozed in that range, or one
+    /// newer than the cutoff, stays and is not reported.
+    @Test func whatIsHeldAmidAPrunedBatchStays() throws {
+        let store = try NotificationStore(path: folder + "/amid.db")
+        store.holdCommits()
+        for id in 1...12 {
+            var entry = notification(UInt32(id))
+            if id == 4 { entry.state = .snoozed(until: 99_000) }
+            store.record(entry, wall: id == 6 ? 50_000 : Int64(id) * 1_000)
+        }
+        store.commit()
+        #expect(store.prune(maximumEntries: 100, cutoff: 10_000, limit: 100) == [1, 2, 3, 5, 7, 8, 9])
+        #expect(store.ids(app: nil) == [4, 6, 10, 11, 12])
+    }
 }
