@@ -13,13 +13,8 @@ public struct Action: Equatable, Sendable {
     /// KDE's inline reply: offered as an action, answered with NotificationReplied.
     public static let inlineReplyKey = "inline-reply"
 
-    /// Pairs the flat list, or says why it cannot be paired.
-    public static func pairs(from flat: [String]) -> Result<[Action], RequestError> {
-        guard flat.count.isMultiple(of: 2) else { return .failure(unpaired(flat.count)) }
-        return .success(stride(from: 0, to: flat.count, by: 2).map { Action(key: flat[$0], label: flat[$0 + 1]) })
-    }
-
-    /// Why a list of `count` strings, an odd number, is not a list of actions.
+    /// Why Notify's flat `[key, label, ...]` list of `count` strings, an odd number, is not a
+    /// list of actions (the decoder pairs them as it reads them: `ArgumentReader.stringPairs`).
     public static func unpaired(_ count: Int) -> RequestError {
         .invalidArgument("actions must be key/label pairs, got an odd number of strings (\(count))")
     }

@@ -8,7 +8,7 @@ extension NotificationRequest {
         var problems: [String] = []
         let decoded = NotificationHints(decoding: hints, problems: &problems)
         return NotificationRequest(appName: app, replacesID: replaces, summary: summary, body: body,
-                                   actions: try! Action.pairs(from: actions).get(), hints: decoded,
+                                   actions: stride(from: 0, to: actions.count - 1, by: 2).map { Action(key: actions[$0], label: actions[$0 + 1]) }, hints: decoded,
                                    expireTimeout: timeout)
     }
 }

@@ -145,11 +145,6 @@ import Testing
         #expect(problems.count == 1)
     }
 
-    @Test func oddActionListsAreRefused() throws {
-        #expect(throws: RequestError.self) { try Action.pairs(from: ["a", "A", "b"]).get() }
-        #expect(try Action.pairs(from: ["a", "A"]).get() == [Action(key: "a", label: "A")])
-    }
-
     @Test func appIdentityIsTheDesktopEntryElseTheAppName() {
         #expect(NotificationRequest.make(app: "Firefox", hints: ["desktop-entry": .string("firefox")]).appIdentity == "firefox")
         #expect(NotificationRequest.make(app: "Firefox").appIdentity == "Firefox")

@@ -34,6 +34,12 @@ import Testing
         #expect(throws: RequestError.self) { try decoder.decode(wrong) }
     }
 
+    @Test func oddActionListsAreRefused() throws {
+        #expect(throws: Action.unpaired(3)) { try decoder.decode(arguments(actions: ["a", "A", "b"])) }
+        #expect(try decoder.decode(arguments(actions: ["a", "A"])).actions == [Action(key: "a", label: "A")])
+        #expect(try decoder.decode(arguments(actions: [])).actions.isEmpty)
+    }
+
     @Test func aWellFormedCallDecodes() throws {
         let request = try decoder.decode(arguments(body: "<b>hi</b>", actions: ["ok", "OK"],
                                                    hints: [("urgency", .byte(2))]))
