@@ -1,6 +1,6 @@
 /// Finds the open notification a new one repeats: same app, summary and body, shown within
 /// the repeat window. A dictionary keyed by a digest of the texts, so a flood costs one lookup
-/// each; the caller compares the texts with the notification found (`Notification.shows`),
+/// each; the caller compares the texts with the notification found (`Notification.showsTexts`),
 /// which also keeps a repeat out of a notification replaced since with other texts.
 public struct RepeatDetector: Sendable {
     /// The texts, hashed once when the key is made: the dictionary and the queue that ages
