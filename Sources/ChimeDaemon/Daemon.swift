@@ -79,7 +79,10 @@ public final class Daemon {
         // A turn's replies wait for what it changed to be durable; its new notifications already
         // are (the store's intake log), so SQLite takes them after the replies, in batches, and
         // the log makes room for the next turns' rows then too.
-        objects.beforeSending = { [unowned self] in store?.commitTransaction() }
+        objects.beforeSending = { [unowned self] in
+            store?.commitTransaction()
+            saveAppStateIfChanged()
+        }
         objects.beforeHandling = { [unowned self] in settle() }
         objects.afterSending = { [unowned self] in
             settle()
@@ -222,15 +225,22 @@ public final class Daemon {
             for event in events { record(event, wall: wall) }
         }
         // A Focus turned on or off by hand is kept across restarts; changes are rare, so
-        // every one saves.
+        // every one saves: once a turn, with its store commit, before its replies.
         if attention.focusChanged { attention.apps.needsSaving = true }
-        if attention.apps.needsSaving {
-            attention.apps.needsSaving = false
-            appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus)
-        }
+        // Usually nothing waits: take the array rather than copy its events into another.
         if unsettled.isEmpty { unsettled = events } else { unsettled += events }
         needsSettling = true
-        if !objects.inTurn { settle() }
+        if !objects.inTurn {
+            saveAppStateIfChanged()
+            settle()
+        }
+    }
+
+    /// The apps' settings and state, muting and a Focus turned on by hand, to disk if changed.
+    private func saveAppStateIfChanged() {
+        guard attention.apps.needsSaving else { return }
+        attention.apps.needsSaving = false
+        appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus)
     }
 
     /// Sends what applied events mean, then re-arms the timers and announces badges.
