@@ -68,6 +68,13 @@ import Testing
         #expect(again == first)
         #expect(try bus.chimectl("history").stdout.hasSuffix("Build failed (2x)"))
         #expect(try bus.chimectl("badges").stdout == "CI\t1")
+
+        // Replaced in place with other texts (notify-send -r), it no longer takes the first texts'
+        // repeats: they are a new notification, whose own repeats merge into it.
+        #expect(try send(bus, "-a", "CI", "-r", first.trimmingCharacters(in: .whitespacesAndNewlines), "Build passed", "main") == first)
+        let anew = try send(bus, "-a", "CI", "Build failed", "main")
+        #expect(anew != first)
+        #expect(try send(bus, "-a", "CI", "Build failed", "main") == anew)
     }
 
     @Test func restoreAndSnoozePresentANotificationAgain() throws {
