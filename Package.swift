@@ -91,8 +91,13 @@ let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-
 //   Notify cost about 6,700 instructions more;
 // - exclusivity checked when compiled only: the run-time checks of each access to a class's
 //   stored property cost about 4,400 instructions a Notify. Debug builds, which `make test`
-//   runs, keep them, so a conflicting access still fails a test.
-let releaseOptimisation = SwiftSetting.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"],
+//   runs, keep them, so a conflicting access still fails a test;
+// - each function in a section of its own, so lld can lay out every function in
+//   bench/hot-functions.txt: without it, Swift puts all the functions of a file that are not
+//   public into one section, which the linker can only move whole (the functions a Notify runs
+//   spread over 101 pages of chimed's code instead of 82).
+let releaseOptimisation = SwiftSetting.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked",
+                                                    "-Xfrontend", "-function-sections"],
                                                    .when(configuration: .release))
 
 for target in package.targets where target.type != .system && target.type != .plugin {
