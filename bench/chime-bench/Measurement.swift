@@ -36,6 +36,11 @@ final class Measurement {
         metrics.idleRSS = memory(of: server.pid).rss
     }
 
+    /// `count` sequential calls, for `measureInterleaved`.
+    func sequentialBlock(_ count: Int) throws -> [UInt64] {
+        try client.sequential(count)
+    }
+
     private func sequential() throws {
         let plain = try client.sequential(sizes.sequential)
         (metrics.p50, metrics.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)

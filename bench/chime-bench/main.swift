@@ -5,7 +5,10 @@ import Glibc
 // chime-bench: each server on its own private bus, measured the same way in one run;
 // figures are reported as ratios against the reference measured in the same run.
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
+//        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst.
+// --interleaved measures only sequential Notify round trips, the servers' calls interleaved
+// (Interleaved.swift); with --one-cpu all on one CPU, the steady way to compare two builds.
 
 struct Sizes {
     var sequential = 5_000
@@ -46,7 +49,8 @@ struct Metrics {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]"
+let usage = "usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]\n" +
+    "       chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]"
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
@@ -95,6 +99,18 @@ if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound s
 /// phase of chimed seconds apart see the same machine. Each round starts with another of them.
 /// dunst, far off either way and slow to recover from a flood, is measured once, alone.
 let rounds = quick ? 1 : 3
+if arguments.contains("--interleaved") {
+    let measured = kinds.filter { $0 != .dunst }
+    let oneCPU = arguments.contains("--one-cpu")
+    print("measuring \(measured.map(\.rawValue).joined(separator: ", ")): \(sizes.sequential) sequential calls each, " +
+          "interleaved in blocks of 50\(oneCPU ? ", all on one CPU" : ""), \(rounds) round\(rounds == 1 ? "" : "s")...")
+    fflush(nil)
+    let p50s = measureInterleaved(measured, binaries: binariesFor, pulse: pulse, sizes: sizes, rounds: rounds, oneCPU: oneCPU)
+    pulse?.stop()
+    print("")
+    print(interleavedReport(p50s, kinds: measured))
+    exit(0)
+}
 var runs: [Server.Kind: [Metrics]] = [:]
 let interleaved = kinds.filter { $0 != .dunst }
 for round in 0..<rounds where !interleaved.isEmpty {
