@@ -12,16 +12,7 @@ func measureInterleaved(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, 
                         rounds: Int, oneCPU: Bool, block: Int = 50) -> [Server.Kind: [Double]] {
     var p50s: [Server.Kind: [Double]] = [:]
     for round in 0..<rounds {
-        // Each round starts another server first, as `measureRound` does.
-        let order = Array(kinds[(round % kinds.count)...] + kinds[..<(round % kinds.count)])
-        var measurements: [Measurement] = []
-        for kind in order {
-            do {
-                measurements.append(try Measurement(kind, binaries: binaries(kind), pulse: pulse, sizes: sizes))
-            } catch {
-                print("  \(kind.rawValue) failed to start: \(error)")
-            }
-        }
+        var measurements = startMeasurements(rotated(kinds, forRound: round), binaries: binaries, pulse: pulse, sizes: sizes)
         let pids = [getpid()] + measurements.flatMap { [$0.server.pid, $0.server.busPID] }
         let masks = pids.map(Affinity.mask(of:))
         if oneCPU, !(masks.allSatisfy { $0 != nil } && Affinity.set(pids, to: "1")) {

@@ -117,14 +117,7 @@ final class Measurement {
 /// after all of them have gone quiet. A server that fails leaves the round; the others go on.
 /// `binaries` says where each kind's programs are (chimed-compared's are another build's).
 func measureRound(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse: PulseServer?, sizes: Sizes) -> [Server.Kind: Metrics] {
-    var measurements: [Measurement] = []
-    for kind in kinds {
-        do {
-            measurements.append(try Measurement(kind, binaries: binaries(kind), pulse: pulse, sizes: sizes))
-        } catch {
-            print("  \(kind.rawValue) failed to start: \(error)")
-        }
-    }
+    var measurements = startMeasurements(kinds, binaries: binaries, pulse: pulse, sizes: sizes)
     defer { for measurement in measurements { measurement.server.stop() } }
     for phase in Measurement.phases {
         for measurement in measurements {
@@ -142,6 +135,24 @@ func measureRound(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse:
     }
     mark("done", nil)
     return Dictionary(uniqueKeysWithValues: measurements.map { ($0.server.kind, $0.metrics) })
+}
+
+/// Starts (and warms up) a server of each kind; one that fails to start is said and left out.
+func startMeasurements(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse: PulseServer?, sizes: Sizes) -> [Measurement] {
+    kinds.compactMap { kind in
+        do {
+            return try Measurement(kind, binaries: binaries(kind), pulse: pulse, sizes: sizes)
+        } catch {
+            print("  \(kind.rawValue) failed to start: \(error)")
+            return nil
+        }
+    }
+}
+
+/// `kinds` starting at round `round`'s turn: each round starts another server first, so none is
+/// always measured first.
+func rotated(_ kinds: [Server.Kind], forRound round: Int) -> [Server.Kind] {
+    Array(kinds[(round % kinds.count)...] + kinds[..<(round % kinds.count)])
 }
 
 /// Waits until none of `pids` (the round's servers, their buses, PulseAudio) has used CPU for

@@ -114,7 +114,7 @@ if arguments.contains("--interleaved") {
 var runs: [Server.Kind: [Metrics]] = [:]
 let interleaved = kinds.filter { $0 != .dunst }
 for round in 0..<rounds where !interleaved.isEmpty {
-    let order = Array(interleaved[(round % interleaved.count)...] + interleaved[..<(round % interleaved.count)])
+    let order = rotated(interleaved, forRound: round)
     print("measuring \(order.map(\.rawValue).joined(separator: ", "))\(rounds > 1 ? " (round \(round + 1) of \(rounds))" : "")...")
     fflush(nil)
     for (kind, metrics) in measureRound(order, binaries: binariesFor, pulse: pulse, sizes: sizes) {
