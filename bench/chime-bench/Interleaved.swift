@@ -7,7 +7,8 @@ import Glibc
 /// machine. With `oneCPU` the client, the servers and their buses share one CPU and can only take
 /// turns: what a server's own work costs then shows with little noise (two copies of one build
 /// measure within about 2% of each other), which makes this the way to tell whether a change to
-/// chimed made a difference. Returns each server's p50 in µs per round.
+/// chimed made a difference. On two CPUs the servers' turns unsettle each other, and chimed's
+/// ratio comes out higher than in the phased run. Returns each server's p50 in µs per round.
 func measureInterleaved(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse: PulseServer?, sizes: Sizes,
                         rounds: Int, oneCPU: Bool, block: Int = 50) -> [Server.Kind: [Double]] {
     var p50s: [Server.Kind: [Double]] = [:]
