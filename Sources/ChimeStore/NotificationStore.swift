@@ -61,7 +61,29 @@ public final class NotificationStore {
         chmod(path, 0o600)
         intakeLog = IntakeLog(path: path + "-intake")
         if intakeLog == nil { report("intake", "cannot open or map \(path)-intake; notifications are written to the store before each reply instead") }
+        resizePages()
         replayIntake()
+    }
+
+    /// The size of the file's pages. SQLite takes notifications in batches (the intake log), so
+    /// small pages no longer keep a commit small; a row of about 500 bytes fits eight to a 4 KB
+    /// page and two to a 1 KB one, whose extra splits and merges made each row inserted and pruned
+    /// about a tenth dearer (BENCHMARKS.md, session 16).
+    static let pageSize: Int64 = 4096
+
+    /// A store made by an older chimed has 1 KB pages: its file is rewritten once with the current
+    /// size (VACUUM, which changes the page size only outside WAL mode). If that fails (a full
+    /// disk), the store keeps its pages, says so, and the next start tries again.
+    func resizePages() {
+        var size = Self.pageSize
+        try? sqlite.run("PRAGMA page_size") { size = $0.integer(0) }
+        guard size != Self.pageSize else { return }
+        do {
+            try sqlite.execute("PRAGMA journal_mode=DELETE; PRAGMA page_size=\(Self.pageSize); VACUUM;")
+        } catch {
+            report("page-size", "could not rewrite \(path) with \(Self.pageSize)-byte pages (\(error)); it keeps its \(size)-byte ones")
+        }
+        attempt("return to WAL mode") { () throws(StoreError) in try sqlite.execute("PRAGMA journal_mode=WAL") }
     }
 
     /// Copies the write-ahead log into the database. It fsyncs, so chimed calls it from an idle
@@ -86,10 +108,10 @@ public final class NotificationStore {
         let database = try SQLiteDatabase(path: path)
         // WAL with synchronous=NORMAL: a commit is a write(2) to the log, never an fsync; the log
         // is copied into the database (with its fsync) by `checkpoint()`, not inside a commit.
-        // Small pages: a commit writes whole pages to the log, and a notification row is small.
+        // The page size counts only for a new file (`resizePages` brings an older one up to it).
         // A 512 KB page cache: writes append at the end of one table, and history reads are rare;
         // SQLite's default (2 MB) only grew a long-running daemon's memory.
-        try database.execute("PRAGMA page_size=1024; PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA cache_size=-512;")
+        try database.execute("PRAGMA page_size=\(pageSize); PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA cache_size=-512;")
         try StoreSchema.migrate(database)
         // Reading the table proves the file is a database and not garbage.
         try database.run("SELECT count(*) FROM notifications")
