@@ -14,6 +14,11 @@ func percentile(_ samples: [UInt64], _ fraction: Double) -> Double {
     return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))])
 }
 
+/// The middle value (the upper of the two middle ones for an even count); nan for none.
+func median(_ values: [Double]) -> Double {
+    values.isEmpty ? .nan : values.sorted()[values.count / 2]
+}
+
 /// The text of /proc/PID/NAME; nil once the process is gone.
 func procFile(_ pid: pid_t, _ name: String) -> String? {
     guard let file = fopen("/proc/\(pid)/\(name)", "r") else { return nil }

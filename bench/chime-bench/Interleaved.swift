@@ -48,7 +48,6 @@ func measureInterleaved(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, 
 /// The table `--interleaved` prints: each server's median p50 over the rounds, and as ratios
 /// against the reference and (for chimed-compared, the other build) against chimed.
 func interleavedReport(_ p50s: [Server.Kind: [Double]], kinds: [Server.Kind]) -> String {
-    func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
     func ratio(_ a: Double, _ b: Double) -> String { a.isNaN || b.isNaN ? "-" : String(format: "%.3f", a / b) }
     let reference = median(p50s[.reference] ?? [])
     let chimed = median(p50s[.chimed] ?? [])

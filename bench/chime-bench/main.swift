@@ -34,16 +34,13 @@ struct Metrics {
     var answered: Int?
 
     /// Each figure the median of `runs`' (the middle one of three).
-    static func median(of runs: [Metrics]) -> Metrics {
+    static func medians(of runs: [Metrics]) -> Metrics {
         var result = runs[runs.count / 2]
         let figures: [WritableKeyPath<Metrics, Double>] = [
             \.startup, \.idleRSS, \.p50, \.p99, \.oneCPUp50, \.imageP50, \.imageP99, \.pipelined, \.first1000, \.last1000,
             \.close50, \.rss, \.hwm, \.floodP99, \.serverCPU, \.busCPU, \.clientCPU,
         ]
-        for figure in figures {
-            let values = runs.map { $0[keyPath: figure] }.sorted()
-            result[keyPath: figure] = values[values.count / 2]
-        }
+        for figure in figures { result[keyPath: figure] = median(runs.map { $0[keyPath: figure] }) }
         return result
     }
 }
@@ -126,7 +123,7 @@ if kinds.contains(.dunst) {
     fflush(nil)
     runs[.dunst] = measureRound([.dunst], binaries: binariesFor, pulse: pulse, sizes: sizes)[.dunst].map { [$0] }
 }
-for (kind, measured) in runs { results[kind] = Metrics.median(of: measured) }
+for (kind, measured) in runs { results[kind] = Metrics.medians(of: measured) }
 pulse?.stop()
 
 func format(_ value: Double, _ digits: Int = 2) -> String {
