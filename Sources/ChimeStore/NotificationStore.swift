@@ -73,15 +73,16 @@ public final class NotificationStore {
 
     /// A store made by an older chimed has 1 KB pages: its file is rewritten once with the current
     /// size (VACUUM, which changes the page size only outside WAL mode). If that fails (a full
-    /// disk), the store keeps its pages, says so, and the next start tries again.
-    func resizePages() {
-        var size = Self.pageSize
+    /// disk), the store keeps its pages, says so, and the next start tries again. (Tests make an
+    /// older store with another `size`.)
+    func resizePages(to wanted: Int64 = pageSize) {
+        var size = wanted
         try? sqlite.run("PRAGMA page_size") { size = $0.integer(0) }
-        guard size != Self.pageSize else { return }
+        guard size != wanted else { return }
         do {
-            try sqlite.execute("PRAGMA journal_mode=DELETE; PRAGMA page_size=\(Self.pageSize); VACUUM;")
+            try sqlite.execute("PRAGMA journal_mode=DELETE; PRAGMA page_size=\(wanted); VACUUM;")
         } catch {
-            report("page-size", "could not rewrite \(path) with \(Self.pageSize)-byte pages (\(error)); it keeps its \(size)-byte ones")
+            report("page-size", "could not rewrite \(path) with \(wanted)-byte pages (\(error)); it keeps its \(size)-byte ones")
         }
         attempt("return to WAL mode") { () throws(StoreError) in try sqlite.execute("PRAGMA journal_mode=WAL") }
     }

@@ -128,13 +128,15 @@ import Testing
         #expect(store.unread().map(\.id) == [6])
     }
 
+    /// The store's page size and journal mode.
+    func pages(_ store: NotificationStore) throws -> (size: Int64, journal: String?) {
+        var size: Int64 = 0, journal: String?
+        try store.sqlite.run("PRAGMA page_size") { size = $0.integer(0) }
+        try store.sqlite.run("PRAGMA journal_mode") { journal = $0.text(0) }
+        return (size, journal)
+    }
+
     @Test func aNewStoreHasLargePagesAndAnOlderStoresSmallPagesAreRewrittenWithItsRowsKept() throws {
-        func pages(_ store: NotificationStore) throws -> (size: Int64, journal: String?) {
-            var size: Int64 = 0, journal: String?
-            try store.database.run("PRAGMA page_size") { size = $0.integer(0) }
-            try store.database.run("PRAGMA journal_mode") { journal = $0.text(0) }
-            return (size, journal)
-        }
         #expect(try pages(NotificationStore(path: folder + "/new.db")) == (4096, "wal"))
 
         // A store as an older chimed left it: 1 KB pages, WAL mode, a row.
@@ -167,24 +169,18 @@ import Testing
         let store = try NotificationStore(path: folder + "/chime.db") { _, message in said.append(message) }
         store.record(notification(1), wall: 1)
         store.commit()
-        try store.sqlite.execute("PRAGMA journal_mode=DELETE; PRAGMA page_size=1024; VACUUM; PRAGMA journal_mode=WAL;")
-        func pages() throws -> (size: Int64, journal: String?) {
-            var size: Int64 = 0, journal: String?
-            try store.sqlite.run("PRAGMA page_size") { size = $0.integer(0) }
-            try store.sqlite.run("PRAGMA journal_mode") { journal = $0.text(0) }
-            return (size, journal)
-        }
-        #expect(try pages() == (1024, "wal"))
+        store.resizePages(to: 1024)  // as an older chimed left it
+        #expect(try pages(store) == (1024, "wal"))
         // SQLite refuses to leave WAL mode or VACUUM inside a transaction.
         try store.sqlite.execute("BEGIN")
         store.resizePages()
         try store.sqlite.execute("COMMIT")
         #expect(said.count == 1 && said[0].contains("keeps its 1024-byte ones"), "\(said)")
-        #expect(try pages() == (1024, "wal"))
+        #expect(try pages(store) == (1024, "wal"))
         store.record(notification(2), wall: 2)
         store.commit()
         store.resizePages()
-        #expect(try pages() == (4096, "wal"))
+        #expect(try pages(store) == (4096, "wal"))
         #expect(store.history(.init()).count == 2 && said.count == 1)
     }
 

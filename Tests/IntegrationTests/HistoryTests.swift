@@ -1,5 +1,5 @@
 import ChimeCore
-import ChimeStore
+@testable import ChimeStore
 import ChimeTestSupport
 import Foundation
 import Glibc
@@ -50,6 +50,37 @@ import Testing
         try bus.restartChimed()
         #expect(bus.daemon?.stderr.contains("put 1") == false, "put in once")
         #expect(try bus.chimectl("history").stdout.split(separator: "\n").count == 2)
+    }
+
+    /// A center an older chimed left, with SQLite's pages at 1 KB: chimed rewrites it once with
+    /// 4 KB pages as it starts, and its history is all there.
+    @Test func anOlderChimedsCenterGetsLargerPagesAndKeepsItsHistory() throws {
+        let bus = try TestBus(daemon: false)
+        let state = bus.directory.appendingPathComponent("state/chime")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let path = state.appendingPathComponent("chime.db").path
+        do {
+            let store = try NotificationStore(path: path)
+            let request = NotificationRequest(appName: "Mail", summary: "from before the upgrade", body: "x")
+            store.record(Notification(id: 7, request: request, sender: ":1.9", created: .init(milliseconds: 0),
+                                      updated: .init(milliseconds: 0), expires: nil),
+                         wall: Int64(Date().timeIntervalSince1970 * 1_000))
+            store.commit()
+            store.resizePages(to: 1024)
+        }
+        /// The page size in the file's header: two bytes, big-endian, at offset 16.
+        func pageSize() throws -> Int {
+            let header = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(18)
+            return Int(header[16]) << 8 | Int(header[17])
+        }
+        #expect(try pageSize() == 1024)
+        try bus.startDaemon()
+        #expect(try bus.chimectl("history").stdout.hasSuffix("from before the upgrade"))
+        #expect(try pageSize() == 4096)
+        #expect(try bus.run("notify-send", ["-p", "after the upgrade", "x"]).stdout == "8", "ids continue past it")
+        try bus.restartChimed()
+        #expect(try bus.chimectl("history").stdout.split(separator: "\n").count == 2)
+        #expect(bus.daemon?.stderr.contains("page") == false, "\(bus.daemon?.stderr ?? "")")
     }
 
     /// An app that closes its notification a moment after sending it, then a chimed killed before
