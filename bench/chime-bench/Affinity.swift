@@ -22,6 +22,18 @@ enum Affinity {
         pids.allSatisfy { run(["-a", "-p", mask, String($0)]) != nil }
     }
 
+    /// Runs `body` with every thread of `pids` on one CPU, then puts back each one's CPUs. False,
+    /// and `body` not run, when taskset is missing or refuses.
+    @discardableResult
+    static func onOneCPU(_ pids: [pid_t], _ body: () throws -> Void) rethrows -> Bool {
+        let masks = pids.map(mask(of:))
+        guard masks.allSatisfy({ $0 != nil }) else { return false }
+        defer { for (pid, mask) in zip(pids, masks) { set([pid], to: mask!) } }
+        guard set(pids, to: "1") else { return false }
+        try body()
+        return true
+    }
+
     private static func run(_ arguments: [String]) -> String? {
         guard access(taskset, X_OK) == 0,
               let process = try? Subprocess(taskset, arguments, environment: [:]),

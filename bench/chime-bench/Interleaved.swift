@@ -14,25 +14,28 @@ func measureInterleaved(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, 
     var p50s: [Server.Kind: [Double]] = [:]
     for round in 0..<rounds {
         var measurements = startMeasurements(rotated(kinds, forRound: round), binaries: binaries, pulse: pulse, sizes: sizes)
-        let pids = [getpid()] + measurements.flatMap { [$0.server.pid, $0.server.busPID] }
-        let masks = pids.map(Affinity.mask(of:))
-        if oneCPU, !(masks.allSatisfy { $0 != nil } && Affinity.set(pids, to: "1")) {
-            print("  could not put every process on one CPU (taskset); measuring on all")
-        }
-        waitUntilQuiet(pids.dropFirst() + [pulse?.process.pid].compactMap { $0 })
+        let servers = measurements.flatMap { [$0.server.pid, $0.server.busPID] }
+        waitUntilQuiet(servers + [pulse?.process.pid].compactMap { $0 })
         var samples: [ObjectIdentifier: [UInt64]] = [:]
-        for _ in 0..<(sizes.sequential / block) {
-            for measurement in measurements {
-                do {
-                    samples[ObjectIdentifier(measurement), default: []] += try measurement.sequentialBlock(block)
-                } catch {
-                    print("  \(measurement.server.kind.rawValue) failed: \(error)")
-                    measurement.server.stop()
-                    measurements.removeAll { $0 === measurement }
+        func measure() {
+            for _ in 0..<(sizes.sequential / block) {
+                for measurement in measurements {
+                    do {
+                        samples[ObjectIdentifier(measurement), default: []] += try measurement.sequentialBlock(block)
+                    } catch {
+                        print("  \(measurement.server.kind.rawValue) failed: \(error)")
+                        measurement.server.stop()
+                        measurements.removeAll { $0 === measurement }
+                    }
                 }
             }
         }
-        if oneCPU { for (pid, mask) in zip(pids, masks) { if let mask { Affinity.set([pid], to: mask) } } }
+        if !oneCPU {
+            measure()
+        } else if !Affinity.onOneCPU([getpid()] + servers, measure) {
+            print("  could not put every process on one CPU (taskset); measuring on all")
+            measure()
+        }
         for measurement in measurements {
             let p50 = percentile(samples[ObjectIdentifier(measurement)] ?? [], 0.5) / 1e3
             p50s[measurement.server.kind, default: []].append(p50)

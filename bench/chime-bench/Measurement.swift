@@ -54,13 +54,9 @@ final class Measurement {
     /// a call's 60 s timeout.
     private func oneCPU() throws {
         guard server.kind != .dunst else { return }
-        let pids = [getpid(), server.pid, server.busPID]
-        let masks = pids.map(Affinity.mask(of:))
-        guard masks.allSatisfy({ $0 != nil }) else { return }
-        defer { for (pid, mask) in zip(pids, masks) { Affinity.set([pid], to: mask!) } }
-        guard Affinity.set(pids, to: "1") else { return }
-        let samples = try client.sequential(sizes.sequential)
-        metrics.oneCPUp50 = percentile(samples, 0.5) / 1e3
+        try Affinity.onOneCPU([getpid(), server.pid, server.busPID]) {
+            metrics.oneCPUp50 = percentile(try client.sequential(sizes.sequential), 0.5) / 1e3
+        }
     }
 
     private func image() throws {

@@ -96,22 +96,22 @@ if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound s
 /// phase of chimed seconds apart see the same machine. Each round starts with another of them.
 /// dunst, far off either way and slow to recover from a flood, is measured once, alone.
 let rounds = quick ? 1 : 3
+/// The servers measured in rounds: all but dunst.
+let inRounds = kinds.filter { $0 != .dunst }
 if arguments.contains("--interleaved") {
-    let measured = kinds.filter { $0 != .dunst }
     let oneCPU = arguments.contains("--one-cpu")
-    print("measuring \(measured.map(\.rawValue).joined(separator: ", ")): \(sizes.sequential) sequential calls each, " +
+    print("measuring \(inRounds.map(\.rawValue).joined(separator: ", ")): \(sizes.sequential) sequential calls each, " +
           "interleaved in blocks of 50\(oneCPU ? ", all on one CPU" : ""), \(rounds) round\(rounds == 1 ? "" : "s")...")
     fflush(nil)
-    let p50s = measureInterleaved(measured, binaries: binariesFor, pulse: pulse, sizes: sizes, rounds: rounds, oneCPU: oneCPU)
+    let p50s = measureInterleaved(inRounds, binaries: binariesFor, pulse: pulse, sizes: sizes, rounds: rounds, oneCPU: oneCPU)
     pulse?.stop()
     print("")
-    print(interleavedReport(p50s, kinds: measured))
+    print(interleavedReport(p50s, kinds: inRounds))
     exit(0)
 }
 var runs: [Server.Kind: [Metrics]] = [:]
-let interleaved = kinds.filter { $0 != .dunst }
-for round in 0..<rounds where !interleaved.isEmpty {
-    let order = rotated(interleaved, forRound: round)
+for round in 0..<rounds where !inRounds.isEmpty {
+    let order = rotated(inRounds, forRound: round)
     print("measuring \(order.map(\.rawValue).joined(separator: ", "))\(rounds > 1 ? " (round \(round + 1) of \(rounds))" : "")...")
     fflush(nil)
     for (kind, metrics) in measureRound(order, binaries: binariesFor, pulse: pulse, sizes: sizes) {
