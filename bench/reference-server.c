@@ -1,14 +1,61 @@
 /* The benchmark's reference: owns org.freedesktop.Notifications and answers Notify with a
  * fresh id and nothing else; CloseNotification emits NotificationClosed. Its cost is the
- * bus's own cost, the limit any real server is measured against. */
+ * bus's own cost, the limit any real server is measured against.
+ *
+ * `reference-server --work MICROSECONDS` first works that long for each Notify:
+ * a server with that much work of its own, to show what a given amount of work costs a round
+ * trip on the machine the benchmark runs on. */
 #include <dbus/dbus.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *PATH = "/org/freedesktop/Notifications";
 static const char *IFACE = "org.freedesktop.Notifications";
 
-int main(void) {
+static long long monotonic_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* Work the CPU cannot skip or overlap: each step needs the one before. */
+static volatile unsigned work_result;
+static void work(long long steps) {
+    unsigned x = 1;
+    for (long long i = 0; i < steps; i++) x = x * 1103515245u + 12345u;
+    work_result = x;
+}
+
+/* Steps in `nanoseconds` of work, from the fastest of a few timed runs: counted steps rather
+ * than a clock, so time the CPU spends on other processes is not taken for this one's work. */
+static long long steps_for(long long nanoseconds) {
+    const long long trial = 1000000;
+    long long fastest = -1;
+    for (int run = 0; run < 5; run++) {
+        long long start = monotonic_nanoseconds();
+        work(trial);
+        long long took = monotonic_nanoseconds() - start;
+        if (fastest < 0 || took < fastest) fastest = took;
+    }
+    return fastest > 0 ? nanoseconds * trial / fastest : 0;
+}
+
+int main(int argc, char **argv) {
+    long long work_steps = 0;
+    if (argc == 3 && strcmp(argv[1], "--work") == 0) {
+        char *end;
+        long microseconds = strtol(argv[2], &end, 10);
+        if (*argv[2] == '\0' || *end != '\0' || microseconds < 0 || microseconds > 1000000) {
+            fprintf(stderr, "reference-server: --work takes microseconds, 0 to 1000000, not '%s'\n", argv[2]);
+            return 2;
+        }
+        work_steps = steps_for(microseconds * 1000LL);
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: reference-server [--work MICROSECONDS]\n");
+        return 2;
+    }
     DBusError error;
     dbus_error_init(&error);
     DBusConnection *bus = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
@@ -24,6 +71,7 @@ int main(void) {
         while ((message = dbus_connection_pop_message(bus))) {
             DBusMessage *reply = NULL;
             if (dbus_message_is_method_call(message, IFACE, "Notify")) {
+                if (work_steps) work(work_steps);
                 reply = dbus_message_new_method_return(message);
                 ++next;
                 dbus_message_append_args(reply, DBUS_TYPE_UINT32, &next, DBUS_TYPE_INVALID);

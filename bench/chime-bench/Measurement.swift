@@ -21,6 +21,12 @@ final class Measurement {
         ("flood", { try $0.flood() }),
     ]
 
+    /// Whether this server takes part in `phase`: the reference made to work only measures round
+    /// trips, which is all it is there to show.
+    func takes(_ phase: String) -> Bool {
+        server.kind.work == nil || phase == "sequential" || phase == "one-cpu"
+    }
+
     /// Starts the server and warms it up: first-call costs are start-up's, not Notify's.
     init(_ kind: Server.Kind, binaries: URL, pulse: PulseServer?, sizes: Sizes) throws {
         server = try Server(kind, binaries: binaries, pulse: pulse)
@@ -32,6 +38,8 @@ final class Measurement {
             server.stop()
             throw error
         }
+        // The reference made to work is there for its round trips alone.
+        guard kind.work == nil else { return }
         metrics.startup = server.startup
         metrics.idleRSS = memory(of: server.pid).rss
     }
@@ -116,7 +124,7 @@ func measureRound(_ kinds: [Server.Kind], binaries: (Server.Kind) -> URL, pulse:
     var measurements = startMeasurements(kinds, binaries: binaries, pulse: pulse, sizes: sizes)
     defer { for measurement in measurements { measurement.server.stop() } }
     for phase in Measurement.phases {
-        for measurement in measurements {
+        for measurement in measurements where measurement.takes(phase.name) {
             waitUntilQuiet(measurements.flatMap { [$0.server.pid, $0.server.busPID] } + [pulse?.process.pid].compactMap { $0 })
             mark(phase.name, measurement.server.kind)
             do {

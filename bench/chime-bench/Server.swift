@@ -4,12 +4,25 @@ import Glibc
 
 /// One notification server under test, on a private bus of its own.
 final class Server {
-    enum Kind: String {
+    enum Kind: String, CaseIterable {
         case reference, chimed, dunst
         /// chimed with --no-history: what the store costs.
         case chimedNoStore = "chimed-no-store"
         /// chimed from another build (`--compare DIR`: its `binaries`), measured beside this one's.
         case compared = "chimed-compared"
+        /// The reference with 10 or 20 µs of work of its own a Notify (`reference-server --work`):
+        /// what that much work costs a round trip on this machine, to read chimed's ratio by.
+        case reference10 = "reference-10us"
+        case reference20 = "reference-20us"
+
+        /// Microseconds of work a Notify, for the reference made to work.
+        var work: Int? {
+            switch self {
+            case .reference10: 10
+            case .reference20: 20
+            default: nil
+            }
+        }
     }
 
     let kind: Kind
@@ -43,8 +56,9 @@ final class Server {
         var executable: String
         var arguments: [String] = []
         switch kind {
-        case .reference:
+        case .reference, .reference10, .reference20:
             executable = binaries.appendingPathComponent("reference-server").path
+            if let work = kind.work { arguments = ["--work", String(work)] }
         case .chimed, .chimedNoStore, .compared:
             executable = binaries.appendingPathComponent("chimed").path
             if kind == .chimedNoStore { arguments = ["--no-history"] }

@@ -6,7 +6,8 @@ import Glibc
 // figures are reported as ratios against the reference measured in the same run.
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
-// KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst.
+// KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
+// reference-10us and reference-20us (the reference with that much work of its own a Notify).
 // --interleaved measures only sequential Notify round trips, the servers' calls interleaved
 // (Interleaved.swift); with --one-cpu all on one CPU, the steady way to compare two builds.
 
@@ -65,7 +66,7 @@ let comparedBinaries = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < 
 let output = arguments.firstIndex(of: "--write").flatMap { $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }
 
 var results: [Server.Kind: Metrics] = [:]
-var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore]
+var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore, .reference10, .reference20]
 if comparedBinaries != nil { kinds.append(.compared) }
 if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
     // The quick smoke check leaves dunst out: it alone takes minutes under a flood.
@@ -76,7 +77,7 @@ if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
 if let only = arguments.firstIndex(of: "--only").flatMap({ $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }) {
     kinds = only.split(separator: ",").map { name in
         guard let kind = Server.Kind(rawValue: String(name)) else {
-            print("chime-bench: no server called \(name); --only takes reference, chimed, chimed-no-store, chimed-compared, dunst")
+            print("chime-bench: no server called \(name); --only takes \(Server.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             exit(2)
         }
         return kind
@@ -89,8 +90,9 @@ if kinds.contains(.compared), comparedBinaries == nil {
 func binariesFor(_ kind: Server.Kind) -> URL { kind == .compared ? comparedBinaries ?? binaries : binaries }
 let pulse = try? PulseServer()
 if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound server") }
-/// The reference and chimed, whose ratio is the headline, and chimed without its store, whose
-/// difference from chimed is the store's cost, are measured in `rounds` rounds, each phase on
+/// The reference and chimed, whose ratio is the headline, chimed without its store, whose
+/// difference from chimed is the store's cost, and the reference made to work, which shows what
+/// a ratio means on this machine, are measured in `rounds` rounds, each phase on
 /// each server in turn (`measureRound`), and each figure is the median of its rounds: a minute
 /// apart, this machine's figures can differ by a tenth, and a phase of the reference and the same
 /// phase of chimed seconds apart see the same machine. Each round starts with another of them.
@@ -168,7 +170,19 @@ for row in rows {
     let cells = isRatio ? [format(chimed), "-"] : [format(chimed / reference) + "x", format(chimed / dunst) + "x"]
     report += "| \(row.name) | \(cells[0]) | \(cells[1]) | \(row.target) |\n"
 }
-let columns: [Server.Kind] = [.reference, .chimed, .chimedNoStore] + (comparedBinaries != nil ? [.compared] : []) + [.dunst]
+/// The reference made to work, beside chimed: what a server's own work costs a round trip here.
+let working = kinds.filter { $0.work != nil && results[$0] != nil }
+if !working.isEmpty {
+    report += "\nFor scale, the reference with work of its own a Notify (`reference-server --work`): a server's own work costs a round trip more than itself on some machines, and the reference's p50 moves from run to run.\n\n"
+    report += "| server | Notify p50 / reference | on one CPU / reference |\n|---|---|---|\n"
+    for kind in working + [.chimed] {
+        let ratios = [\Metrics.p50, \Metrics.oneCPUp50].map { figure in
+            format((results[kind]?[keyPath: figure] ?? .nan) / (results[.reference]?[keyPath: figure] ?? .nan)) + "x"
+        }
+        report += "| \(kind.rawValue) | \(ratios[0]) | \(ratios[1]) |\n"
+    }
+}
+let columns: [Server.Kind] = [.reference, .chimed, .chimedNoStore] + (comparedBinaries != nil ? [.compared] : []) + [.dunst] + working
 report += "\nAbsolute figures (they vary by machine; compare ratios). chimed-no-store is chimed with `--no-history`: the store's cost is the difference.\n\n| metric | unit | " + columns.map(\.rawValue).joined(separator: " | ") + " |\n|---|---|" + String(repeating: "---|", count: columns.count) + "\n"
 for row in rows {
     let cells = columns.map { results[$0].map(row.value).map { format($0) } ?? "-" }
@@ -192,7 +206,8 @@ if let output, !quick {
     \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs on its own private `dbus-daemon`;
     the reference, chimed and chimed-no-store are measured in \(rounds) round\(rounds == 1 ? "" : "s"), each phase on each server in turn once all are idle, and each of their figures is the median of those rounds;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
-    cost); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
+    cost), and reference-10us and reference-20us are it with 10 and 20 µs of work of its own before each Notify's reply,
+    measured in the sequential phases only; dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default
     rate limit and its notifications go quietly to the center (no banner, no Presented signal) as they would for
     any app that floods. Payload: 200-byte body (different each call, so none is merged as a repeat), two actions,
