@@ -173,7 +173,7 @@ for row in rows {
 /// The reference made to work, beside chimed: what a server's own work costs a round trip here.
 let working = kinds.filter { $0.work != nil && results[$0] != nil }
 if !working.isEmpty {
-    report += "\nFor scale, the reference with work of its own a Notify (`reference-server --work`): a server's own work costs a round trip more than itself on some machines, and the reference's p50 moves from run to run.\n\n"
+    report += "\nFor scale: the reference with 10 or 20 µs of work of its own before each Notify's reply (`reference-server --work`), against the plain reference in the same run. Where a round trip's wakeups are dear, a server's own work can add more than itself to it.\n\n"
     report += "| server | Notify p50 / reference | on one CPU / reference |\n|---|---|---|\n"
     for kind in working + [.chimed] {
         let ratios = [\Metrics.p50, \Metrics.oneCPUp50].map { figure in
@@ -204,7 +204,7 @@ if let output, !quick {
 
     Made by `make bench` (`chime-bench BINDIR --write BENCHMARKS.md`) on \(ISO8601DateFormatter().string(from: Date())),
     \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs on its own private `dbus-daemon`;
-    the reference, chimed and chimed-no-store are measured in \(rounds) round\(rounds == 1 ? "" : "s"), each phase on each server in turn once all are idle, and each of their figures is the median of those rounds;
+    the reference, chimed, chimed-no-store and the reference made to work are measured in \(rounds) round\(rounds == 1 ? "" : "s"), each phase on each server in turn once all are idle, and each of their figures is the median of those rounds;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
     cost), and reference-10us and reference-20us are it with 10 and 20 µs of work of its own before each Notify's reply,
     measured in the sequential phases only; dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
