@@ -172,8 +172,12 @@ for row in rows {
 }
 /// The reference made to work, beside chimed: what a server's own work costs a round trip here.
 let working = kinds.filter { $0.work != nil && results[$0] != nil }
+/// "10 and 20 µs" (or "10 or 20 µs"): the work of those measured.
+func workAmounts(_ conjunction: String) -> String {
+    working.compactMap(\.work).map(String.init).joined(separator: " \(conjunction) ") + " µs"
+}
 if !working.isEmpty {
-    report += "\nFor scale: the reference with 10 or 20 µs of work of its own before each Notify's reply (`reference-server --work`), against the plain reference in the same run. Where a round trip's wakeups are dear, a server's own work can add more than itself to it.\n\n"
+    report += "\nFor scale: the reference with \(workAmounts("or")) of work of its own before each Notify's reply (`reference-server --work`), against the plain reference in the same run. Where a round trip's wakeups are dear, a server's own work can add more than itself to it.\n\n"
     report += "| server | Notify p50 / reference | on one CPU / reference |\n|---|---|---|\n"
     for kind in working + [.chimed] {
         let ratios = [\Metrics.p50, \Metrics.oneCPUp50].map { figure in
@@ -206,8 +210,7 @@ if let output, !quick {
     \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs on its own private `dbus-daemon`;
     the reference, chimed, chimed-no-store and the reference made to work are measured in \(rounds) round\(rounds == 1 ? "" : "s"), each phase on each server in turn once all are idle, and each of their figures is the median of those rounds;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
-    cost), and reference-10us and reference-20us are it with 10 and 20 µs of work of its own before each Notify's reply,
-    measured in the sequential phases only; dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
+    cost)\(working.isEmpty ? "" : ", and \(working.map(\.rawValue).joined(separator: " and ")) \(working.count == 1 ? "is" : "are") it with \(workAmounts("and")) of work of its own before each Notify's reply, measured in the sequential phases only"); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default
     rate limit and its notifications go quietly to the center (no banner, no Presented signal) as they would for
     any app that floods. Payload: 200-byte body (different each call, so none is merged as a repeat), two actions,
