@@ -60,6 +60,16 @@ final class TestBus: @unchecked Sendable {
         }
         if wayland { self.wayland = try WaylandSession(in: directory) }
         if startDaemon { daemon = try startChimed(arguments) }
+        // Banners that never come fail a test far from their cause: say what chimed (and its
+        // presenter, which shares its stderr) said.
+        display?.whenWaitFails = { [weak self] in "chimed said:\n" + (self?.daemonLog ?? "(the test's bus is gone)") }
+    }
+
+    /// What chimed has written to stderr so far.
+    var daemonLog: String {
+        guard let daemon else { return "(no chimed running)" }
+        daemon.drain()
+        return daemon.stderr
     }
 
     deinit {

@@ -1,6 +1,7 @@
 import ChimeTestSupport
 import Foundation
 import Glibc
+import Testing
 
 /// A private Xvfb for the popup tests, with what a person at it would see and do:
 /// screenshots (ImageMagick's import), windows and clicks (xdotool).
@@ -60,14 +61,22 @@ final class XDisplay: @unchecked Sendable {
         }.filter { $0.title.hasPrefix(prefix) }.sorted { $0.y < $1.y }
     }
 
+    /// What to add to a test's failure when `waitForWindows` times out (a TestBus drawing here
+    /// sets it to chimed's log).
+    var whenWaitFails: (() -> String)?
+
     /// Waits until `condition` holds for the visible banners (polling the X server, which has no
-    /// event for "a window of ours appeared" that a test could await).
+    /// event for "a window of ours appeared" that a test could await). At the timeout it records
+    /// what it saw, and `whenWaitFails`, beside the test's own failure.
     func waitForWindows(_ prefix: String = "chime-banner", timeout: Double = 10, _ condition: ([Window]) -> Bool) throws -> [Window] {
         let deadline = Date().addingTimeInterval(timeout)
         var seen = try windows(prefix)
         while !condition(seen), Date() < deadline {
             usleep(50_000)
             seen = try windows(prefix)
+        }
+        if !condition(seen) {
+            Issue.record("after \(timeout) s the windows were \(seen.map(\.title)); \(whenWaitFails?() ?? "")")
         }
         return seen
     }
