@@ -21,10 +21,12 @@ final class Measurement {
         ("flood", { try $0.flood() }),
     ]
 
-    /// Whether this server takes part in `phase`: the reference made to work only measures round
-    /// trips, which is all it is there to show.
+    /// Whether this server takes part in `phase`. The reference made to work only measures round
+    /// trips, which is all it is there to show. dunst has no one-CPU phase: it stops answering
+    /// after its sequential calls, and that phase only waited out a call's 60 s timeout.
     func takes(_ phase: String) -> Bool {
-        server.kind.work == nil || phase == "sequential" || phase == "one-cpu"
+        if server.kind == .dunst { return phase != "one-cpu" }
+        return server.kind.work == nil || phase == "sequential" || phase == "one-cpu"
     }
 
     /// Starts the server and warms it up: first-call costs are start-up's, not Notify's.
@@ -58,10 +60,7 @@ final class Measurement {
     /// on two, where the scheduler puts the three moves a round trip more than either server does
     /// (the reference's p50 ranged 78-158 µs between runs of one day), so this is the steadier
     /// measure of what a server's own work adds.
-    /// Not dunst's: it stops answering after its sequential calls, and this phase only waited out
-    /// a call's 60 s timeout.
     private func oneCPU() throws {
-        guard server.kind != .dunst else { return }
         try Affinity.onOneCPU([getpid(), server.pid, server.busPID]) {
             metrics.oneCPUp50 = percentile(try client.sequential(sizes.sequential), 0.5) / 1e3
         }
