@@ -38,8 +38,7 @@ import Testing
         let client = try bus.client()
         #expect(client.waitUntil { (try? client.list())?.contains { $0["summary"]?.string == summary } == true })
         recording.grow(by: 1.0)
-        bus.daemon?.drain()
-        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started") } == false)
+        #expect(!bus.daemonLog.contains("sound started"))
         return try recording.stopAndMeasure()
     }
 
@@ -48,9 +47,9 @@ import Testing
         let bus = try TestBus(config: Self.config, pulse: pulse)
         #expect(try peak(of: ["-a", "Mail", "active", "x"], bus: bus, pulse: pulse) > 0.05)
         #expect(try peak(of: ["-a", "Calendar", "-u", "critical", "time-sensitive", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: event chime-time-sensitive") } == true)
+        #expect(bus.daemonLog.contains("sound started: event chime-time-sensitive"))
         #expect(try peak(of: ["-a", "Alarm", "-h", "string:x-chime-interruption-level:critical", "critical", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: event chime-critical") } == true)
+        #expect(bus.daemonLog.contains("sound started: event chime-critical"))
     }
 
     @Test func passiveSuppressedMutedAndHeldAreSilent() throws {
@@ -79,9 +78,9 @@ import Testing
         let bus = try TestBus(config: Self.config, pulse: pulse)
         let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
         #expect(try peak(of: ["-h", "string:sound-file:\(file)", "with file", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: file \(file)") } == true)
+        #expect(bus.daemonLog.contains("sound started: file \(file)"))
         #expect(try peak(of: ["-h", "string:sound-name:no-such-sound", "unknown name", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemon?.stderrLines.contains { $0.contains("sound started: event message-new-instant") } == true)
+        #expect(bus.daemonLog.contains("sound started: event message-new-instant"))
     }
 
     @Test func badSoundFilesFallBackToTheLevelsSound() throws {
