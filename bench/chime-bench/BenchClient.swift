@@ -9,6 +9,8 @@ final class BenchClient: @unchecked Sendable {
     private(set) var replyTimes: [UInt64] = []
     private(set) var signalsSeen: [String] = []
     private(set) var closedIDs: Set<UInt32> = []
+    /// Whether the last `sequential` run ended on a call the server did not answer in time.
+    private(set) var lastCallUnanswered = false
     var recordReplyTimes = false
     /// Makes every body of the run differ: this client's tag and a count of what it sent.
     private let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
@@ -55,6 +57,7 @@ final class BenchClient: @unchecked Sendable {
     func sequential(_ count: Int, image: BusValue? = nil, app: String = "Bench", limit: Double = .infinity) throws -> [UInt64] {
         var samples: [UInt64] = []
         samples.reserveCapacity(count)
+        lastCallUnanswered = false
         let deadline = Double(nanoseconds()) + limit * 1e9
         for _ in 0..<count where Double(nanoseconds()) < deadline {
             let message = notify(app: app, image: image)
@@ -65,6 +68,7 @@ final class BenchClient: @unchecked Sendable {
                 // A server too far behind to answer in time: the wait counts, and the run stops here.
                 guard error.name == "org.freedesktop.DBus.Error.NoReply" else { throw error }
                 samples.append(nanoseconds() - start)
+                lastCallUnanswered = true
                 break
             }
             samples.append(nanoseconds() - start)

@@ -53,7 +53,19 @@ final class Measurement {
 
     private func sequential() throws {
         let plain = try client.sequential(sizes.sequential)
+        noteCutShort(plain, of: sizes.sequential, by: client, calls: "sequential calls")
         (metrics.p50, metrics.p99) = (percentile(plain, 0.5) / 1e3, percentile(plain, 0.99) / 1e3)
+    }
+
+    /// Says when a phase of sequential `calls` ended before its `count`, and why: a server that
+    /// stops answering leaves a phase with the one wait that ended it as its figures.
+    private func noteCutShort(_ samples: [UInt64], of count: Int, by client: BenchClient, calls: String) {
+        guard samples.count < count else { return }
+        let answered = samples.count - (client.lastCallUnanswered ? 1 : 0)
+        let why = client.lastCallUnanswered
+            ? "then a call waited out its timeout (\(format(Double(samples.last ?? 0) / 1e9, 0)) s), which is in its figures"
+            : "then the phase's \(Int(sizes.limit)) s were up"
+        metrics.cutShort.append("answered \(answered) of \(count) \(calls); \(why)")
     }
 
     /// The sequential calls again with the client, the bus and the server on one CPU (`Affinity`):
@@ -62,12 +74,15 @@ final class Measurement {
     /// measure of what a server's own work adds.
     private func oneCPU() throws {
         try Affinity.onOneCPU([getpid(), server.pid, server.busPID]) {
-            metrics.oneCPUp50 = percentile(try client.sequential(sizes.sequential), 0.5) / 1e3
+            let samples = try client.sequential(sizes.sequential)
+            noteCutShort(samples, of: sizes.sequential, by: client, calls: "sequential calls on one CPU")
+            metrics.oneCPUp50 = percentile(samples, 0.5) / 1e3
         }
     }
 
     private func image() throws {
         let image = try client.sequential(sizes.sequential, image: BenchClient.image)
+        noteCutShort(image, of: sizes.sequential, by: client, calls: "calls with a 64x64 image")
         (metrics.imageP50, metrics.imageP99) = (percentile(image, 0.5) / 1e3, percentile(image, 0.99) / 1e3)
     }
 
@@ -111,6 +126,7 @@ final class Measurement {
         flood.start()
         let witness = try BenchClient(address: server.busAddress)
         let during = try witness.sequential(sizes.floodWitness, app: "Witness", limit: sizes.limit)
+        noteCutShort(during, of: sizes.floodWitness, by: witness, calls: "another client's calls during the flood")
         metrics.floodP99 = percentile(during, 0.99) / 1e3
         while !flood.isFinished { usleep(10_000) }
     }

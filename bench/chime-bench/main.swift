@@ -33,6 +33,8 @@ struct Metrics {
     var serverCPU = Double.nan, busCPU = Double.nan, clientCPU = Double.nan
     /// Replies received of those pipelined, when the server could not answer them all in time.
     var answered: Int?
+    /// The phases of sequential calls that ended early, each said in a sentence.
+    var cutShort: [String] = []
 
     /// Each figure the median of `runs`' (the middle one of three).
     static func medians(of runs: [Metrics]) -> Metrics {
@@ -42,6 +44,8 @@ struct Metrics {
             \.close50, \.rss, \.hwm, \.floodP99, \.serverCPU, \.busCPU, \.clientCPU,
         ]
         for figure in figures { result[keyPath: figure] = median(runs.map { $0[keyPath: figure] }) }
+        // A phase cut short in any round is said: its wait may be the median.
+        result.cutShort = runs.flatMap(\.cutShort)
         return result
     }
 }
@@ -68,7 +72,8 @@ let output = arguments.firstIndex(of: "--write").flatMap { $0 + 1 < arguments.en
 var results: [Server.Kind: Metrics] = [:]
 var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore, .reference10, .reference20]
 if comparedBinaries != nil { kinds.append(.compared) }
-if access("/usr/bin/dunst", X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0 {
+let dunstInstalled = access("/usr/bin/dunst", X_OK) == 0 && access("/usr/bin/Xvfb", X_OK) == 0
+if dunstInstalled {
     // The quick smoke check leaves dunst out: it alone takes minutes under a flood.
     if !quick { kinds.append(.dunst) }
 } else {
@@ -132,6 +137,11 @@ func format(_ value: Double, _ digits: Int = 2) -> String {
     value.isNaN ? "-" : String(format: "%.\(digits)f", value)
 }
 
+/// A ratio as "1.23x"; one too small to show in two decimals as "< 0.01x" rather than "0.00x".
+func formatRatio(_ value: Double) -> String {
+    value > 0 && value < 0.005 ? "< 0.01x" : format(value) + "x"
+}
+
 struct Row {
     var name: String
     var unit: String
@@ -167,7 +177,7 @@ for row in rows {
     let reference = results[.reference].map(row.value) ?? .nan
     let dunst = results[.dunst].map(row.value) ?? .nan
     let isRatio = row.unit == "ratio"
-    let cells = isRatio ? [format(chimed), "-"] : [format(chimed / reference) + "x", format(chimed / dunst) + "x"]
+    let cells = isRatio ? [format(chimed), "-"] : [formatRatio(chimed / reference), formatRatio(chimed / dunst)]
     report += "| \(row.name) | \(cells[0]) | \(cells[1]) | \(row.target) |\n"
 }
 /// The reference made to work, beside chimed: what a server's own work costs a round trip here.
@@ -181,7 +191,7 @@ if !working.isEmpty {
     report += "| server | Notify p50 / reference | on one CPU / reference |\n|---|---|---|\n"
     for kind in working + [.chimed] {
         let ratios = [\Metrics.p50, \Metrics.oneCPUp50].map { figure in
-            format((results[kind]?[keyPath: figure] ?? .nan) / (results[.reference]?[keyPath: figure] ?? .nan)) + "x"
+            formatRatio((results[kind]?[keyPath: figure] ?? .nan) / (results[.reference]?[keyPath: figure] ?? .nan))
         }
         report += "| \(kind.rawValue) | \(ratios[0]) | \(ratios[1]) |\n"
     }
@@ -193,6 +203,7 @@ for row in rows {
     report += "| \(row.name) | \(row.unit) | " + cells.joined(separator: " | ") + " |\n"
 }
 for (kind, metrics) in results.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+    for sentence in metrics.cutShort { report += "\n\(kind.rawValue) \(sentence).\n" }
     if let answered = metrics.answered {
         report += "\n\(kind.rawValue) answered \(answered) of \(sizes.pipelined) pipelined calls within \(Int(sizes.limit)) s; its throughput counts those, and it has no last-1000 figure.\n"
     }
@@ -210,7 +221,7 @@ if let output, !quick {
     \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs on its own private `dbus-daemon`;
     the reference, chimed, chimed-no-store and the reference made to work are measured in \(rounds) round\(rounds == 1 ? "" : "s"), each phase on each server in turn once all are idle, and each of their figures is the median of those rounds;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
-    cost)\(working.isEmpty ? "" : ", and \(working.map(\.rawValue).joined(separator: " and ")) \(working.count == 1 ? "is" : "are") it with \(workAmounts("and")) of work of its own before each Notify's reply, measured in the sequential phases only"); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : "was not installed"). chimed runs with its default
+    cost)\(working.isEmpty ? "" : ", and \(working.map(\.rawValue).joined(separator: " and ")) \(working.count == 1 ? "is" : "are") it with \(workAmounts("and")) of work of its own before each Notify's reply, measured in the sequential phases only"); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : dunstInstalled ? "was not measured (`--only`)" : "was not installed"). chimed runs with its default
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default
     rate limit and its notifications go quietly to the center (no banner, no Presented signal) as they would for
     any app that floods. Payload: 200-byte body (different each call, so none is merged as a repeat), two actions,
