@@ -14,7 +14,7 @@ enum CenterCommands {
             return
         }
         for (key, value) in Commands.ordered(entry) {
-            print("\(key): \(text(value))")
+            print("\(key): \(text(value, of: key))")
         }
     }
 
@@ -77,8 +77,16 @@ enum CenterCommands {
         }
     }
 
-    /// A value as `show` prints it: strings bare, lists comma-separated.
-    private static func text(_ value: BusValue) -> String {
+    /// The entries of `show` that are unix milliseconds, printed as local date and time.
+    private static let times: Set = ["created", "updated", "snoozed-until"]
+
+    /// A value as `show` prints it: strings bare, times local, actions as `key=label` (as
+    /// notify-send's `--action` takes them), other lists comma-separated.
+    private static func text(_ value: BusValue, of key: String) -> String {
+        if times.contains(key), let milliseconds = value.integer { return LocalTimeText.full(milliseconds) }
+        if key == "actions", let strings = value.strings {
+            return stride(from: 0, to: strings.count - 1, by: 2).map { "\(strings[$0])=\(strings[$0 + 1])" }.joined(separator: ", ")
+        }
         if let string = value.string { return string }
         if let number = value.integer { return String(number) }
         if let flag = value.bool { return flag ? "yes" : "no" }

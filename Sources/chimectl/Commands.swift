@@ -78,8 +78,9 @@ enum Commands {
         }
         if entries.isEmpty { print("no notifications in the history"); return }
         for entry in entries {
-            var line = ["id", "app-name", "level", "state", "summary"].map { key in
-                entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? ""
+            let created = entry["created"]?.integer.map { LocalTimeText.short($0) } ?? ""
+            var line = ["id", "created", "app-name", "level", "state", "summary"].map { key in
+                key == "created" ? created : entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? ""
             }.joined(separator: "\t")
             // As dunst shows stacked duplicates: the count after the summary.
             if let count = entry["repeat-count"]?.integer { line += " (\(count)x)" }

@@ -78,16 +78,8 @@ enum FocusCommands {
         let active = status["active"]?.string ?? ""
         guard !active.isEmpty else { print("Focus: off"); return }
         var line = "Focus: \(status["display-name"]?.string ?? active) (\(status["source"]?.string ?? ""))"
-        if let until = status["until"]?.integer, until > 0 { line += ", until \(localClock(until))" }
+        if let until = status["until"]?.integer, until > 0 { line += ", until \(LocalTimeText.short(until))" }
         print(line)
-    }
-
-    /// "HH:MM" in local time for unix milliseconds.
-    private static func localClock(_ unixMilliseconds: Int64) -> String {
-        var seconds = time_t(unixMilliseconds / 1000)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        return ClockTime(minuteOfDay: Int(parts.tm_hour) * 60 + Int(parts.tm_min)).description
     }
 
     /// Holds the Focus while COMMAND runs; the inhibitor ends with this process's connection

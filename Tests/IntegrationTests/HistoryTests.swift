@@ -28,6 +28,55 @@ import Testing
         #expect(parsed?.first?["summary"] as? String == "after restart")
     }
 
+    /// Times as people read them, in the zone `TZ` names: history's second column is the time of
+    /// day for today's notifications and the day and time for older ones; show gives every field,
+    /// and a Focus on for days says on which day it ends. The expected texts come from Foundation.
+    @Test func historyShowAndFocusGiveTimesInTheLocalZone() throws {
+        let bus = try TestBus(daemon: false)
+        let state = bus.directory.appendingPathComponent("state/chime")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        let twoDaysAgo = now - 2 * 86_400_000
+        do {
+            let store = try NotificationStore(path: state.appendingPathComponent("chime.db").path)
+            let request = NotificationRequest(appName: "Mail", summary: "from two days ago", body: "x")
+            store.record(Notification(id: 7, request: request, sender: ":1.9", created: .init(milliseconds: 0),
+                                      updated: .init(milliseconds: 0), expires: nil), wall: twoDaysAgo)
+            store.commit()
+        }
+        try bus.startDaemon()
+        let id = try bus.run("notify-send", ["-p", "-a", "Chat", "just now", "x"]).stdout
+        let created = try #require(try Self.json(bus.chimectl("show", id, "--json").stdout)["created"] as? Int)
+        func text(_ milliseconds: Int, _ format: String, _ zone: String) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: zone)
+            formatter.dateFormat = format
+            return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1_000))
+        }
+        /// The day and time, with the year where it is not this one (as around New Year).
+        func dayText(_ milliseconds: Int, _ zone: String) -> String {
+            let sameYear = text(milliseconds, "yyyy", zone) == text(Int(now), "yyyy", zone)
+            return text(milliseconds, sameYear ? "MMM d HH:mm" : "yyyy-MM-dd HH:mm", zone)
+        }
+        for (tz, zone) in [("UTC0", "UTC"), ("JST-9", "Asia/Tokyo")] {
+            let lines = try bus.chimectl(timeZone: tz, "history").stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+            #expect(lines.map { $0.first } == [id, "7"])
+            #expect(lines.first?[1] == text(created, "HH:mm", zone), "\(tz): \(lines)")
+            #expect(lines.last?[1] == dayText(Int(twoDaysAgo), zone), "\(tz): \(lines)")
+            let shown = try bus.chimectl(timeZone: tz, "show", id).stdout
+            #expect(shown.contains("\ncreated: \(text(created, "yyyy-MM-dd HH:mm:ss", zone))\n"), "\(tz): \(shown)")
+        }
+        #expect(try bus.chimectl("focus", "on", "dnd", "--for", "2d").status == 0)
+        let until = try #require(try Self.json(bus.chimectl("focus", "status", "--json").stdout)["until"] as? Int)
+        let status = try bus.chimectl(timeZone: "UTC0", "focus", "status").stdout
+        #expect(status == "Focus: Do Not Disturb (manual), until \(dayText(until, "UTC"))", "\(status)")
+    }
+
+    private static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
     /// What a chimed killed between its reply and SQLite's commit left: the row in the intake log
     /// only. The next chimed puts it into the center, says so, and hands out ids past it.
     @Test func aNotificationOnlyTheIntakeLogHeldIsInTheCenterAfterARestart() throws {

@@ -177,9 +177,10 @@ final class TestBus: @unchecked Sendable {
 
     /// Runs a command to completion (bounded) and returns its status and output.
     @discardableResult
-    func run(_ executable: String, _ arguments: [String], timeout: Double = 20) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ executable: String, _ arguments: [String], timeout: Double = 20,
+             adding extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let path = executable.hasPrefix("/") ? executable : "/usr/bin/" + executable
-        let process = try Subprocess(path, arguments, environment: environment)
+        let process = try Subprocess(path, arguments, environment: environment.merging(extra) { _, new in new })
         guard let status = process.wait(timeout: timeout) else {
             throw TestFailure("\(executable) \(arguments) did not finish in \(timeout)s")
         }
@@ -188,6 +189,11 @@ final class TestBus: @unchecked Sendable {
 
     func chimectl(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
         try run(Self.chimectl, arguments)
+    }
+
+    /// chimectl with `TZ` set: what it prints in that time zone.
+    func chimectl(timeZone: String, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+        try run(Self.chimectl, arguments, adding: ["TZ": timeZone])
     }
 
     func start(_ executable: String, _ arguments: [String]) throws -> Subprocess {
