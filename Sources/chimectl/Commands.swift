@@ -182,6 +182,9 @@ enum Commands {
         let status = try client.call("GetStatus").first?.vardictEntries ?? [:]
         var state = WaybarStatus()
         state.focus = status["focus"]?.string ?? ""
+        if waybar, !state.focus.isEmpty {
+            state.focusDisplayName = try client.call("FocusStatus").first?.vardictEntries?["display-name"]?.string ?? state.focus
+        }
         state.unread = Int(status["unread"]?.integer ?? 0)
         let badges = try client.records("GetBadges")
         for badge in badges { state.take(badge) }

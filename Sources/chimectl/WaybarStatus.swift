@@ -7,7 +7,8 @@ import ChimeDBus
 struct WaybarStatus {
     var unread = 0
     var badges: [String: Int64] = [:]
-    var focus = ""
+    /// The active Focus's name, and the name people read ("Do Not Disturb" for "dnd").
+    var focus = "", focusDisplayName = ""
 
     /// Takes a BadgesChanged or FocusChanged signal into account; false for anything else.
     mutating func update(with message: Message) -> Bool {
@@ -18,6 +19,7 @@ struct WaybarStatus {
             unread = Int(arguments[1].integer ?? 0)
         case "FocusChanged" where !arguments.isEmpty:
             focus = arguments[0].string ?? ""
+            focusDisplayName = arguments.count > 1 ? arguments[1].vardictEntries?["display-name"]?.string ?? focus : focus
         default:
             return false
         }
@@ -33,7 +35,7 @@ struct WaybarStatus {
         let kind = (focus.isEmpty ? "" : "dnd-") + (unread > 0 ? "notification" : "none")
         var tooltip = unread == 0 ? "No unread notifications" : "\(unread) unread"
         for (app, count) in badges.sorted(by: { $0.key < $1.key }) { tooltip += "\n\(app): \(count)" }
-        if !focus.isEmpty { tooltip += "\nFocus: \(focus)" }
+        if !focus.isEmpty { tooltip += "\nFocus: \(focusDisplayName.isEmpty ? focus : focusDisplayName)" }
         return JSONText.object([("text", .string(String(unread))), ("alt", .string(kind)),
                                 ("tooltip", .string(tooltip)), ("class", .string(kind))])
     }

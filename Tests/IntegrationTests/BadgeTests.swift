@@ -88,7 +88,12 @@ import Testing
         #expect(one?["alt"] == "notification")
         #expect(one?["tooltip"] == "1 unread\nMail: 1")
         #expect(try bus.chimectl("dnd", "on").status == 0)
-        #expect(next("dnd-notification")?["tooltip"]?.hasSuffix("Focus: dnd") == true)
+        #expect(next("dnd-notification")?["tooltip"]?.hasSuffix("Focus: Do Not Disturb") == true, "the name people read")
+        // One started while the Focus is on says so in its first line.
+        let later = try bus.start(TestBus.chimectl, ["watch", "--waybar"])
+        defer { later.signal(SIGKILL) }
+        let first = later.line(timeout: 10, matching: { _ in true }).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+        #expect(first?["tooltip"]?.hasSuffix("Focus: Do Not Disturb") == true, "\(String(describing: first))")
         #expect(try bus.chimectl("read", "\(id)").status == 0)
         #expect(next("dnd-none")?["text"] == "0")
     }
