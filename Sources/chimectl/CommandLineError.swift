@@ -3,9 +3,12 @@ struct CommandLineError: Error {
     var message: String
     var exitCode: Int32
 
+    /// Whether the usage of the command goes with the message (`Usage.text(for:)`).
+    var showsUsage = false
+
     /// Bad arguments: the usage goes with it, exit 2.
     static func usage(_ message: String) -> CommandLineError {
-        CommandLineError(message: "chimectl: \(message)\n\n\(Usage.text)", exitCode: 2)
+        CommandLineError(message: "chimectl: \(message)", exitCode: 2, showsUsage: true)
     }
 
     /// The daemon refused or is not there: exit 1.

@@ -41,4 +41,39 @@ enum Usage {
 
     exit status: 0 success, 1 chimed refused or is not running, 2 bad arguments
     """
+
+    /// What to print under a mistake in `arguments`: the lines of `text` for the command they
+    /// name (and its subcommand, where they name one), or all of `text` when they name none.
+    /// A mistake's message stays in sight above a few lines rather than forty.
+    static func text(for arguments: [String]) -> String {
+        let ofCommand = entries.filter { $0.words.first == arguments.first }
+        guard !ofCommand.isEmpty else { return text }
+        let ofSubcommand = ofCommand.filter { arguments.count > 1 && $0.words.dropFirst().first == arguments[1] }
+        let shown = ofSubcommand.isEmpty ? ofCommand : ofSubcommand
+        return "usage:\n" + shown.map { $0.lines }.joined(separator: "\n") + "\n\n'chimectl help' lists every command."
+    }
+
+    /// One command's lines of `text`, and the words it starts with.
+    private struct Entry {
+        var words: [String]
+        var lines: String
+    }
+
+    /// The entries under "commands:": each starts with a line indented two spaces, and lines
+    /// indented further continue it.
+    private static let entries: [Entry] = {
+        var entries: [Entry] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "commands:") else { return [] }
+        for line in lines[(start + 1)...] {
+            if line.hasPrefix("    "), !entries.isEmpty {
+                entries[entries.count - 1].lines += "\n" + line
+            } else if line.hasPrefix("  ") {
+                entries.append(Entry(words: line.split(separator: " ").map(String.init), lines: String(line)))
+            } else {
+                break
+            }
+        }
+        return entries
+    }()
 }

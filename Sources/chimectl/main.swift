@@ -1,9 +1,10 @@
 import Glibc
 
+let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    try Commands.run(Array(CommandLine.arguments.dropFirst()))
+    try Commands.run(arguments)
 } catch {
-    var text = error.message + "\n"
+    var text = error.message + "\n" + (error.showsUsage ? "\n" + Usage.text(for: arguments) + "\n" : "")
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(error.exitCode)
 }

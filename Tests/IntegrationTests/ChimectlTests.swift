@@ -13,12 +13,20 @@ import Testing
         #expect(result.stderr.contains("chimed is not running"))
     }
 
-    @Test(arguments: [["frobnicate"], [], ["invoke"], ["invoke", "abc"], ["dismiss", "1", "2"], ["list", "--bogus"], ["reply", "3"]])
-    func badArgumentsPrintUsageAndExit2(arguments: [String]) throws {
+    /// A mistake in a command's arguments shows that command's usage under the message; with no
+    /// command, or one chimectl does not know, the whole usage.
+    @Test(arguments: [(["frobnicate"], "usage: chimectl COMMAND"), ([], "usage: chimectl COMMAND"),
+                      (["invoke"], "\n  invoke ID [KEY]"), (["invoke", "abc"], "\n  invoke ID [KEY]"),
+                      (["dismiss", "1", "2"], "\n  dismiss ID | --all"), (["list", "--bogus"], "\n  list [--json]"),
+                      (["reply", "3"], "\n  reply ID TEXT"), (["focus", "on"], "\n  focus on NAME [--for DURATION | --until HH:MM]\n")])
+    func badArgumentsPrintUsageAndExit2(arguments: [String], usage: String) throws {
         let bus = try TestBus(daemon: false)
         let result = try bus.run(TestBus.chimectl, arguments)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("usage: chimectl"))
+        #expect(result.stderr.hasPrefix("chimectl: "), "the mistake comes first: \(result.stderr)")
+        #expect(result.stderr.contains(usage), "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").count
+        #expect(arguments.first == nil || arguments.first == "frobnicate" ? lines > 30 : lines < 8, "\(result.stderr)")
     }
 
     @Test func statusAndListShowWhatIsOpen() throws {
