@@ -6,10 +6,13 @@ import ChimeCore
 final class Banner {
     let id: UInt32
     let window: UnsafeMutablePointer<GtkWidget>
+    /// The width it is drawn at: the configured one when it was made.
+    let width: Int
 
     init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks) {
         let id = content.id
         self.id = id
+        width = settings.width
         // Only a banner with a reply field takes the keyboard.
         window = OverlayWindow.make(layerShell: layerShell, keyboard: content.replyPlaceholder != nil)
         gtk_window_set_title(window.cast(GtkWindow.self), "chime-banner-\(id)")
@@ -38,10 +41,12 @@ final class Banner {
 
     deinit { gtk_widget_destroy(window) }
 
-    /// The height GTK wants at the configured width.
+    /// The height GTK wants at its width. Asked without a width, GTK answers for the narrowest
+    /// the banner could be, where its text wraps a word to a line: hundreds of pixels too tall,
+    /// which spread a stack of banners down and off the screen.
     var height: Int {
         var minimum: Int32 = 0, natural: Int32 = 0
-        gtk_widget_get_preferred_height(window, &minimum, &natural)
+        gtk_widget_get_preferred_height_for_width(window, Int32(width), &minimum, &natural)
         return Int(max(minimum, natural))
     }
 

@@ -31,6 +31,26 @@ import Testing
         #expect(try display.waitForWindows { $0.isEmpty }.isEmpty)
     }
 
+    /// Banners of different heights (a wrapped body, buttons, a progress bar) sit one under the
+    /// other with the configured gap between them, all on the screen: each is placed by the
+    /// height it has at the configured width, not at the narrowest its text could wrap to.
+    @Test func bannersOfDifferentHeightsStackWithTheGapBetweenThem() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(config: "[popups]\ngap = 10\n", display: display)
+        let client = try bus.client()
+        _ = try client.notify(app: "Mail", summary: "Grace Hopper", body: "Found the bug: a moth in relay 70.", timeout: 0)
+        _ = try client.notify(app: "Chat", summary: "Ada", body: String(repeating: "The notes on the Analytical Engine are ready. ", count: 3),
+                              actions: ["open", "Open", "archive", "Archive"], timeout: 0)
+        _ = try client.notify(app: "Files", summary: "Copying photos", body: "412 of 680 files", hints: [("value", .int32(60))], timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 3 }
+        #expect(Set(shown.map(\.height)).count > 1, "heights differ: \(shown)")
+        #expect(shown.first?.y == 12, "\(shown)")
+        for (upper, lower) in zip(shown, shown.dropFirst()) {
+            #expect(lower.y == upper.y + upper.height + 10, "\(upper.title) then \(lower.title): \(shown)")
+        }
+        #expect(shown.allSatisfy { $0.y + $0.height <= display.height }, "all on the screen: \(shown)")
+    }
+
     @Test func theUsersStyleSheetRestylesTheBanners() throws {
         let display = try XDisplay()
         let bus = try TestBus(daemon: false, display: display)
