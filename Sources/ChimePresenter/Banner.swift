@@ -77,9 +77,9 @@ final class Banner {
         GtkSignals.connect(close.raw, "clicked") { callbacks.dismiss(id) }
         gtk_box_pack_end(header.cast(GtkBox.self), close, 0, 0, 0)
         gtk_box_pack_start(texts.cast(GtkBox.self), header, 0, 0, 0)
-        gtk_box_pack_start(texts.cast(GtkBox.self), label(content.summary, markup: false, style: "summary"), 0, 0, 0)
+        gtk_box_pack_start(texts.cast(GtkBox.self), label(content.summary, markup: false, style: "summary", lines: 2), 0, 0, 0)
         if !content.body.isEmpty {
-            gtk_box_pack_start(texts.cast(GtkBox.self), label(PangoMarkup.from(content.body), markup: true, style: "body"), 0, 0, 0)
+            gtk_box_pack_start(texts.cast(GtkBox.self), label(PangoMarkup.from(content.body), markup: true, style: "body", lines: 6), 0, 0, 0)
         }
         gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
@@ -114,16 +114,20 @@ final class Banner {
         return column
     }
 
-    private static func label(_ text: String, markup: Bool, style: String) -> UnsafeMutablePointer<GtkWidget> {
+    /// A wrapping label; with `lines`, at most that many lines, the last ending in "…".
+    private static func label(_ text: String, markup: Bool, style: String, lines: Int? = nil) -> UnsafeMutablePointer<GtkWidget> {
         let label = gtk_label_new(nil)!
+        let text = lines.map { LineLimit.oneParagraph(text, lines: $0) } ?? text
         if markup { gtk_label_set_markup(label.cast(GtkLabel.self), text) } else { gtk_label_set_text(label.cast(GtkLabel.self), text) }
         gtk_label_set_xalign(label.cast(GtkLabel.self), 0)
         gtk_label_set_line_wrap(label.cast(GtkLabel.self), 1)
         gtk_label_set_line_wrap_mode(label.cast(GtkLabel.self), PANGO_WRAP_WORD_CHAR)
         // A small natural width, so the label wraps to the banner's width instead of widening it.
         gtk_label_set_max_width_chars(label.cast(GtkLabel.self), 1)
-        if style == "body" { gtk_label_set_lines(label.cast(GtkLabel.self), 6) }
-        gtk_label_set_ellipsize(label.cast(GtkLabel.self), style == "body" ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE)
+        if let lines {
+            gtk_label_set_lines(label.cast(GtkLabel.self), Int32(lines))
+            gtk_label_set_ellipsize(label.cast(GtkLabel.self), PANGO_ELLIPSIZE_END)
+        }
         label.addClass(style)
         return label
     }

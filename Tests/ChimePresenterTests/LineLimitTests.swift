@@ -1,0 +1,21 @@
+import Testing
+@testable import ChimePresenter
+
+/// A banner's text as one paragraph, so GTK's limit on its lines holds for all of it.
+@Suite struct LineLimitTests {
+    @Test func lineBreaksBecomeLineSeparatorsUpToTheLimitAndSpacesPastIt() {
+        #expect(LineLimit.oneParagraph("one\ntwo\nthree\nfour", lines: 3) == "one\u{2028}two\u{2028}three four")
+        #expect(LineLimit.oneParagraph("one\ntwo", lines: 6) == "one\u{2028}two")
+        #expect(LineLimit.oneParagraph("one\ntwo", lines: 1) == "one two")
+    }
+
+    @Test func eachRunOfBreaksCountsOnceAndBreaksAtTheEndsGo() {
+        #expect(LineLimit.oneParagraph("\n\none\r\n\r\ntwo\u{2029}three\u{2028}four\n\n", lines: 6) ==
+                "one\u{2028}two\u{2028}three\u{2028}four")
+    }
+
+    @Test func markupIsLeftWhole() {
+        #expect(LineLimit.oneParagraph("<b>one\ntwo</b>", lines: 6) == "<b>one\u{2028}two</b>")
+        #expect(LineLimit.oneParagraph("no breaks &amp; <i>markup</i>", lines: 2) == "no breaks &amp; <i>markup</i>")
+    }
+}
