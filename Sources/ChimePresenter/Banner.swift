@@ -9,7 +9,8 @@ final class Banner {
     /// The width it is drawn at: the configured one when it was made.
     let width: Int
 
-    init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks) {
+    init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks,
+         log: (String) -> Void) {
         let id = content.id
         self.id = id
         width = settings.width
@@ -23,7 +24,7 @@ final class Banner {
         let events = gtk_event_box_new()!
         gtk_widget_add_events(events, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         gtk_container_add(window.cast(GtkContainer.self), events)
-        gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks))
+        gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks, log: log))
         GtkSignals.connectEvent(events.raw, "button-press-event") { event in
             let button = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button
             if button == 1, content.hasDefaultAction { callbacks.invoke(id, Action.defaultKey) } else { callbacks.dismiss(id) }
@@ -59,12 +60,12 @@ final class Banner {
     // MARK: Content
 
     private static func body(_ content: BannerContent, settings: PopupSettings,
-                             callbacks: PopupPresenter.Callbacks) -> UnsafeMutablePointer<GtkWidget> {
+                             callbacks: PopupPresenter.Callbacks, log: (String) -> Void) -> UnsafeMutablePointer<GtkWidget> {
         let id = content.id
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         column.addClass("content")
         let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
-        if let icon = icon(content, size: settings.iconSize) {
+        if let icon = icon(content, size: settings.iconSize, log: log) {
             gtk_widget_set_valign(icon, GTK_ALIGN_START)
             gtk_box_pack_start(row.cast(GtkBox.self), icon, 0, 0, 0)
         }
@@ -132,21 +133,23 @@ final class Banner {
         return label
     }
 
-    /// The image-data, else the icon file or themed name, scaled to the icon size.
-    private static func icon(_ content: BannerContent, size: Int) -> UnsafeMutablePointer<GtkWidget>? {
+    /// The image-data, else the icon file or themed name, scaled to the icon size. A file that
+    /// cannot be shown is said in the log, and the banner goes without it.
+    private static func icon(_ content: BannerContent, size: Int, log: (String) -> Void) -> UnsafeMutablePointer<GtkWidget>? {
         if let image = content.image, let pixbuf = Pixbufs.from(image, size: size) {
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             return gtk_image_new_from_pixbuf(pixbuf)
         }
         guard let icon = content.icon, !icon.isEmpty else { return nil }
         if icon.hasPrefix("/") {
-            var error: UnsafeMutablePointer<GError>?
-            guard let pixbuf = gdk_pixbuf_new_from_file_at_size(icon, Int32(size), Int32(size), &error) else {
-                g_error_free(error)
+            switch Pixbufs.from(file: icon, size: size) {
+            case .success(let pixbuf):
+                defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+                return gtk_image_new_from_pixbuf(pixbuf)
+            case .failure(let problem):
+                log("\(problem.message); notification \(content.id)'s banner goes without it")
                 return nil
             }
-            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-            return gtk_image_new_from_pixbuf(pixbuf)
         }
         let image = gtk_image_new_from_icon_name(icon, GTK_ICON_SIZE_DIALOG)!
         gtk_image_set_pixel_size(image.cast(GtkImage.self), Int32(size))

@@ -29,11 +29,13 @@ public final class PopupPresenter {
     private var contents: [BannerContent] = []
     private var windows: [UInt32: Banner] = [:]
     private var more: UnsafeMutablePointer<GtkWidget>?
+    /// What the banners have to say (an image they could not show), in chimed's log.
+    private let log: (String) -> Void
 
     /// Starts GTK when there is a display (DISPLAY or WAYLAND_DISPLAY) and it opens; nil otherwise,
     /// and chimed runs headless. `css`: the user's style sheet, applied over the shipped one.
     public init?(settings: PopupSettings, css: String?, environment: [String: String], callbacks: Callbacks,
-                 log: (String) -> Void) {
+                 log: @escaping (String) -> Void) {
         guard settings.enabled, hasDisplay(environment) else { return nil }
         guard gtk_init_check(nil, nil) != 0 else {
             log("cannot open the display; banners are off and chimed runs headless")
@@ -41,6 +43,7 @@ public final class PopupPresenter {
         }
         self.settings = settings
         self.callbacks = callbacks
+        self.log = log
         layerShell = gtk_layer_is_supported() != 0
         let shipped = gtk_css_provider_new()
         gtk_css_provider_load_from_data(shipped, Self.defaultStyle, -1, nil)
@@ -105,7 +108,7 @@ public final class PopupPresenter {
     }
 
     private func makeBanner(_ content: BannerContent) -> Banner {
-        let banner = Banner(content, settings: settings, layerShell: layerShell, callbacks: callbacks)
+        let banner = Banner(content, settings: settings, layerShell: layerShell, callbacks: callbacks, log: log)
         windows[content.id] = banner
         return banner
     }

@@ -70,6 +70,43 @@ import Testing
         #expect(height["chime-banner-5"] == height["chime-banner-4"], "a summary shows two lines: \(shown)")
     }
 
+    /// An icon file that claims more pixels than a banner loads (a few bytes can claim a billion,
+    /// which GdkPixbuf would decode whole) or cannot be read is said in the log, and its banner
+    /// shows without it.
+    @Test func aHugeOrBrokenIconFileIsSaidAndTheBannerGoesWithoutIt() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let huge = bus.directory.appendingPathComponent("huge.png")
+        try Self.pngHeader(width: 20_000, height: 20_000).write(to: huge)
+        let broken = bus.directory.appendingPathComponent("broken.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("not a picture".utf8)).write(to: broken)
+        let client = try bus.client()
+        let first = try client.notify(icon: huge.path, summary: "huge", timeout: 0)
+        let second = try client.notify(icon: broken.path, summary: "broken", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 2 }.count == 2, "both banners show")
+        #expect(client.waitUntil(timeout: 10) { bus.daemonLog.contains("banner goes without it") && bus.daemonLog.contains("broken.png") })
+        let log = bus.daemonLog
+        #expect(log.contains("huge.png is 20000x20000 pixels, more than the 4096x4096 a banner loads; notification \(first)'s banner goes without it"), "\(log)")
+        #expect(log.contains("broken.png is not an image GdkPixbuf can read; notification \(second)'s banner goes without it"), "\(log)")
+    }
+
+    /// A PNG claiming `width` x `height`: its signature, header and an empty image-data chunk
+    /// (where a reader learns the size), and no pixels.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return bigEndian(UInt32(data.count)) + typed + bigEndian(~crc)
+        }
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0])
+                    + chunk("IDAT", []) + chunk("IEND", []))
+    }
+
     @Test func theUsersStyleSheetRestylesTheBanners() throws {
         let display = try XDisplay()
         let bus = try TestBus(daemon: false, display: display)
