@@ -79,6 +79,10 @@ hot-functions: deps
 	@$(MAKE) --no-print-directory bench-build
 	scripts/make-hot-functions "$$($(SWIFT) build -c release --show-bin-path)"
 
+# Where systemd looks for the user unit: PREFIX/lib/systemd/user for a system prefix, but
+# ~/.local/share/systemd/user for a home one (it never reads ~/.local/lib).
+UNIT_DIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(PREFIX)/share/systemd/user,$(PREFIX)/lib/systemd/user)
+
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML.
 install:
 	rm -rf "$$($(SWIFT) build -c release --show-bin-path)"
@@ -88,10 +92,10 @@ install:
 	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl; \
 	install -Dm755 $$bin/chime-presenter $(DESTDIR)$(PREFIX)/bin/chime-presenter
 	install -d $(DESTDIR)$(PREFIX)/share/dbus-1/services $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces \
-	           $(DESTDIR)$(PREFIX)/lib/systemd/user
+	           $(DESTDIR)$(UNIT_DIR)
 	for f in org.freedesktop.Notifications.service dev.chime.Chime1.service; do \
 	    sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/$$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$f; done
-	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > $(DESTDIR)$(UNIT_DIR)/chimed.service
 	install -m644 dbus/*.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
 	install -Dm644 completions/chimectl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/chimectl
 	install -Dm644 completions/_chimectl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_chimectl
@@ -103,9 +107,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl $(DESTDIR)$(PREFIX)/bin/chime-presenter \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.Notifications.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/dev.chime.Chime1.service \
-	      $(DESTDIR)$(PREFIX)/lib/systemd/user/chimed.service \
-	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.freedesktop.Notifications.xml \
-	      $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/dev.chime.Chime1.xml
+	      $(DESTDIR)$(UNIT_DIR)/chimed.service \
+	      $(addprefix $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/,$(notdir $(wildcard dbus/*.xml)))
 	rm -rf $(DESTDIR)$(PREFIX)/share/sounds/chime
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/chimectl \
 	      $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_chimectl \
