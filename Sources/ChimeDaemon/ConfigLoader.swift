@@ -10,8 +10,13 @@ public struct ConfigLoader {
     }
 
     public let path: String
+    /// Whether the file must be there: one named with `--config` must, the usual one need not.
+    public let required: Bool
 
-    public init(path: String) { self.path = path }
+    public init(path: String, required: Bool = false) {
+        self.path = path
+        self.required = required
+    }
 
     /// `$XDG_CONFIG_HOME/chime`, else `~/.config/chime`: chime.conf and style.css live here.
     public static func folder(environment: [String: String]) -> String {
@@ -22,14 +27,15 @@ public struct ConfigLoader {
         folder(environment: environment) + "/chime.conf"
     }
 
-    /// A missing file means the defaults.
+    /// A missing file means the defaults, unless it is `required`.
     public func load(base: ServerSettings) -> Result<ChimeSettings, Failure> {
         var settings = ChimeSettings()
         settings.server = base
         let text: String
         switch FileContents.read(path) {
         case .success(let contents): text = contents
-        case .failure(let error) where error.missing: return .success(settings)
+        case .failure(let error) where error.missing:
+            return required ? .failure(Failure(description: "\(path) does not exist")) : .success(settings)
         case .failure(let error): return .failure(Failure(description: "\(path): \(error.message)"))
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

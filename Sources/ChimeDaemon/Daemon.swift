@@ -47,7 +47,8 @@ public final class Daemon {
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
-        configLoader = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment))
+        configLoader = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment),
+                                    required: options.configPath != nil)
         appStore = AppStateStore(path: AppStateStore.defaultPath(environment: environment))
         var settings = ChimeSettings()
         settings.server.defaultTimeout = options.defaultTimeout

@@ -37,4 +37,18 @@ import Testing
         #expect(daemon.line(onStderr: true) { $0.contains("chime.conf:2: [general] previeuws: unknown key") } != nil)
         #expect(try bus.run("notify-send", ["still", "works"]).status == 0)
     }
+
+    /// A file named with --config must be there (a mistyped path is said, not taken for an empty
+    /// config); the usual one may be missing, which means the defaults, silently.
+    @Test func aMissingConfigNamedWithConfigIsSaidAndTheDefaultsServe() throws {
+        let bus = try TestBus(daemon: false)
+        let missing = bus.directory.appendingPathComponent("typo.conf").path
+        try bus.startDaemon(["--config", missing])
+        #expect(bus.daemonLog.contains("\(missing) does not exist; using the default settings"), "\(bus.daemonLog)")
+        #expect(try bus.run("notify-send", ["still", "works"]).status == 0)
+        let reload = try bus.chimectl("reload")
+        #expect(reload.status == 1 && reload.stderr.contains("\(missing) does not exist"), "\(reload)")
+        try bus.restartChimed()
+        #expect(!bus.daemonLog.contains("chime.conf does not exist"), "the usual file may be missing: \(bus.daemonLog)")
+    }
 }
