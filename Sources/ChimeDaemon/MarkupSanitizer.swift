@@ -2,7 +2,8 @@ import ChimeGLib
 
 /// Makes a notification body safe to render: `<b> <i> <u> <a href> <img src alt>` stay,
 /// `<br>` becomes a line break, every other tag is shown as text, and a body that does
-/// not parse is shown as plain text. Parsing is GLib's GMarkup, not pattern matching.
+/// not parse is shown as plain text. Parsing is GLib's GMarkup, not pattern matching; an '&' or
+/// '<' that cannot begin markup is escaped first (`escapingStrays`).
 public struct MarkupSanitizer {
     /// Decides whether an `<img src>` may stay; otherwise its alt text is shown.
     public var acceptsImage: (String) -> Bool
@@ -52,9 +53,54 @@ public struct MarkupSanitizer {
             if depth > 0, let closer = closers.popLast() { output += closer }
         }
         parser.text = { output += MarkupParser.escape($0) }
-        if parser.parse("<markup>" + body + "</markup>") != nil {
+        if parser.parse("<markup>" + Self.escapingStrays(body) + "</markup>") != nil {
             return MarkupParser.escape(body)
         }
         return output
+    }
+
+    /// The body with each '&' that begins no entity GMarkup knows ("Tom & Jerry", "&nbsp;") and
+    /// each '<' that begins no tag ("I <3 you", "5 < 6") escaped, so one such character leaves
+    /// the rest of the markup standing instead of turning the whole body to plain text (GNOME
+    /// Shell does the same before it parses a body).
+    static func escapingStrays(_ body: String) -> String {
+        let bytes = Array(body.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 16)
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "&") where !startsEntity(bytes[(index + 1)...]):
+                output += "&amp;".utf8
+            case UInt8(ascii: "<") where !startsTag(bytes[(index + 1)...]):
+                output += "&lt;".utf8
+            default:
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether what follows an '&' is one of XML's five entities or a character reference.
+    private static func startsEntity(_ rest: ArraySlice<UInt8>) -> Bool {
+        guard let end = rest.prefix(12).firstIndex(of: UInt8(ascii: ";")) else { return false }
+        let name = rest[rest.startIndex..<end]
+        if ["amp", "lt", "gt", "quot", "apos"].contains(where: { name.elementsEqual($0.utf8) }) { return true }
+        guard name.first == UInt8(ascii: "#"), name.count > 1 else { return false }
+        let digits = name.dropFirst()
+        if digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X") {
+            return digits.count > 1 && digits.dropFirst().allSatisfy { isHexDigit($0) }
+        }
+        return digits.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// Whether what follows a '<' can begin a tag, an end tag, a comment or an instruction.
+    private static func startsTag(_ rest: ArraySlice<UInt8>) -> Bool {
+        guard let next = rest.first else { return false }
+        return (0x61...0x7A).contains(next | 0x20)  // an ASCII letter, either case
+            || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte | 0x20)
     }
 }

@@ -29,6 +29,19 @@ import Testing
         #expect(sanitizer.sanitize("<img src=\"/etc/passwd\" alt=\"a &lt;pic&gt;\"/>") == "a &lt;pic&gt;")
     }
 
+    /// One '&' or '<' that cannot begin markup is escaped, and the rest of the markup stays.
+    @Test(arguments: [
+        ("Tom & Jerry <b>tonight</b>", "Tom &amp; Jerry <b>tonight</b>"),
+        ("I <3 you, <i>really</i>", "I &lt;3 you, <i>really</i>"),
+        ("5 < 6 and <u>7 > 6</u>", "5 &lt; 6 and <u>7 &gt; 6</u>"),
+        ("AT&T&nbsp;<b>x</b>", "AT&amp;T&amp;nbsp;<b>x</b>"),
+        ("&#169; &#xA9; &amp; <b>x</b> &", "© © &amp; <b>x</b> &amp;"),
+        ("<b>trailing</b> <", "<b>trailing</b> &lt;"),
+    ])
+    func aStrayAmpersandOrAngleLeavesTheRestOfTheMarkup(input: String, expected: String) {
+        #expect(sanitizer.sanitize(input) == expected)
+    }
+
     @Test(arguments: ["<b>unclosed", "Tom & Jerry", "<b><i>crossed</b></i>", "&nbsp;", "a < b"])
     func malformedMarkupIsShownAsText(input: String) {
         let output = sanitizer.sanitize(input)
