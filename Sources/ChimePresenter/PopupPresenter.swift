@@ -61,6 +61,12 @@ public final class PopupPresenter {
     }
 
     public func update(_ settings: PopupSettings) {
+        // A banner is drawn at its width and icon size: when those change, each is drawn anew.
+        if (settings.width, settings.iconSize) != (self.settings.width, self.settings.iconSize) { windows = [:] }
+        if settings.width != self.settings.width, let more {
+            gtk_widget_destroy(more)
+            self.more = nil
+        }
         self.settings = settings
         arrange()
     }

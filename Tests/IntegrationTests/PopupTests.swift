@@ -107,6 +107,22 @@ import Testing
                     + chunk("IDAT", []) + chunk("IEND", []))
     }
 
+    /// A reload that changes the width redraws the banners already shown, and the "+N more" line,
+    /// at the new width: the stack never mixes two.
+    @Test func aNewWidthOnReloadRedrawsTheBannersShown() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(config: "[popups]\nmax-visible = 2\n", display: display)
+        let client = try bus.client()
+        for index in 0..<3 { _ = try client.notify(summary: "note \(index)", timeout: 0) }
+        #expect(try display.waitForWindows { $0.count == 2 && $0.allSatisfy { $0.width == 380 } }.count == 2)
+        #expect(try display.waitForWindows("chime-more") { $0.first?.width == 380 }.count == 1)
+        try bus.writeConfig("[popups]\nmax-visible = 2\nwidth = 250\n")
+        #expect(try bus.chimectl("reload").status == 0)
+        let shown = try display.waitForWindows { $0.count == 2 && $0.allSatisfy { $0.width == 250 } }
+        #expect(shown.allSatisfy { $0.x == display.width - 250 - 12 }, "\(shown)")
+        #expect(try display.waitForWindows("chime-more") { $0.first?.width == 250 }.first?.width == 250)
+    }
+
     @Test func theUsersStyleSheetRestylesTheBanners() throws {
         let display = try XDisplay()
         let bus = try TestBus(daemon: false, display: display)
