@@ -113,6 +113,9 @@ public struct NotificationServer: Sendable {
         notification.expires = notification.state == .presented && notification.decision?.expires != false
             ? expiry(of: notification.request, now: now) : nil
         if open[notification.id] == nil {
+            // Brought back after it closed (restore): its id may still be in `order`, which drops
+            // closed ids lazily, and is listed once, as the newest. Rare, so a scan.
+            if let stale = order[orderStart...].firstIndex(of: notification.id) { order.remove(at: stale) }
             order.append(notification.id)
             identitiesBySender[notification.sender, default: []].insert(notification.appIdentity)
         }

@@ -180,6 +180,19 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         #expect(attention.server.expire(now: .at(10_000)).map(\.closedReason) == [.expired])
     }
 
+    /// A notification restored soon after it closed is listed once, as the newest: its id may
+    /// still be in the server's order of ids, which drops closed ones lazily.
+    @Test mutating func aRestoredNotificationIsListedOnceAsTheNewest() throws {
+        let older = try send(.make(app: "mail", summary: "older"), at: 0).id
+        let newer = try send(.make(app: "mail", summary: "newer"), at: 1).id
+        let third = try send(.make(app: "mail", summary: "third"), at: 2).id
+        for id in [older, newer] {
+            guard case .closed(let notification, _) = try attention.server.dismiss(id)[0] else { Issue.record("not closed"); return }
+            _ = attention.presentAgain(notification, now: clock(3))
+        }
+        #expect(attention.server.notifications.map(\.id) == [third, older, newer])
+    }
+
     @Test mutating func deletingAnOpenNotificationDismissesIt() throws {
         let id = try send(.make(app: "mail", summary: "x"), at: 0).id
         let events = attention.delete([id, 99])
