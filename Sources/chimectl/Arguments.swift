@@ -26,6 +26,8 @@ struct Arguments {
         return (Array(words[..<index]), Array(words[(index + 1)...]))
     }
 
+    var isEmpty: Bool { words.isEmpty }
+
     mutating func next() -> String? {
         words.isEmpty ? nil : words.removeFirst()
     }

@@ -34,9 +34,11 @@ enum CenterCommands {
     }
 
     static func restore(_ arguments: inout Arguments) throws(CommandLineError) {
-        let id = try arguments.id()
+        let given = arguments.isEmpty ? nil : try arguments.id()
         try arguments.done()
-        _ = try ControlClient().call("Restore", [.uint32(id)])
+        let client = try ControlClient()
+        let id = if let given { given } else { try client.lastClosed() }
+        _ = try client.call("Restore", [.uint32(id)])
     }
 
     static func snooze(_ arguments: inout Arguments) throws(CommandLineError) {

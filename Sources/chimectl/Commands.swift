@@ -141,10 +141,13 @@ enum Commands {
     }
 
     static func invoke(_ arguments: inout Arguments) throws(CommandLineError) {
-        let id = try arguments.id()
+        let given = arguments.isEmpty ? nil : try arguments.id()
         let key = arguments.next() ?? ""
         try arguments.done()
-        _ = try ControlClient().call("Invoke", [.uint32(id), .string(key)])
+        let client = try ControlClient()
+        // Without an ID: the newest banner's default action, as a click on it would.
+        let id = if let given { given } else { try client.newestPresented() }
+        _ = try client.call("Invoke", [.uint32(id), .string(key)])
     }
 
     static func reply(_ arguments: inout Arguments) throws(CommandLineError) {
@@ -160,9 +163,11 @@ enum Commands {
             _ = try ControlClient().call("DismissAll")
             return
         }
-        let id = try arguments.id()
+        let given = arguments.isEmpty ? nil : try arguments.id()
         try arguments.done()
-        _ = try ControlClient().call("Dismiss", [.uint32(id)])
+        let client = try ControlClient()
+        let id = if let given { given } else { try client.newestPresented() }
+        _ = try client.call("Dismiss", [.uint32(id)])
     }
 
     /// Streams events until chimed's bus goes away; one JSON object per line, flushed at once.

@@ -35,4 +35,23 @@ struct ControlClient {
     }
 
     func notifications() throws(CommandLineError) -> [[String: BusValue]] { try records("List") }
+
+    /// The newest notification with its banner up (nearest the corner): what `dismiss` and
+    /// `invoke` act on without an ID, as makoctl and dunstctl do.
+    func newestPresented() throws(CommandLineError) -> UInt32 {
+        guard let id = try notifications().last(where: { $0["state"]?.string == "presented" })?["id"]?.integer else {
+            throw .failure("no notification is presented")
+        }
+        return UInt32(id)
+    }
+
+    /// The notification closed last, of the center's newest 200: what `restore` brings back
+    /// without an ID, as `dunstctl history-pop` and `makoctl restore` do.
+    func lastClosed() throws(CommandLineError) -> UInt32 {
+        let closed = try records("History", [.vardict([("limit", .uint32(200))])]).filter { $0["close-reason"] != nil }
+        guard let id = closed.max(by: { ($0["updated"]?.integer ?? 0) < ($1["updated"]?.integer ?? 0) })?["id"]?.integer else {
+            throw .failure("no closed notification in the center to restore")
+        }
+        return UInt32(id)
+    }
 }

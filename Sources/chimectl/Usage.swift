@@ -9,12 +9,15 @@ enum Usage {
                                the notification center, newest first (kept across restarts);
                                STATE is a state name or unread
       show ID [--json]         one notification from the center, open or closed
-      invoke ID [KEY]          choose an action, as a click would (the default action without KEY);
-                               works on closed notifications while their app is running
+      invoke [ID [KEY]]        choose an action, as a click would (the default action without KEY);
+                               works on closed notifications while their app is running; without
+                               ID, the newest banner's default action
       reply ID TEXT            answer a notification that offers an inline reply
-      dismiss ID | --all       close notifications as the user (reason 2)
+      dismiss [ID | --all]     close notifications as the user (reason 2); without ID, the newest
+                               banner
       read ID... | --app APP   mark notifications read; badges drop
-      restore ID               present a notification from the center again
+      restore [ID]             present a notification from the center again; without ID, the one
+                               closed last
       snooze ID DURATION       take a notification away and present it again later (10m, 1h)
       delete ID                delete a notification from the center
       clear [--app APP]        delete the center's notifications, of one app or all

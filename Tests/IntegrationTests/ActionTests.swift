@@ -35,6 +35,34 @@ import Testing
         #expect(sender.stdout.trimmingCharacters(in: .newlines) == "default")
     }
 
+    /// Without an ID, as `makoctl invoke` and `dunstctl action`: the newest banner's default action.
+    @Test func invokeWithoutAnIDIsTheNewestBannersDefaultAction() throws {
+        let client = try bus.client()
+        _ = try client.notify(summary: "older", actions: ["default", "Open"])
+        let sender = try bus.start("notify-send", ["--action=default=Open", "--wait", "Newest", "me"])
+        _ = try #require(try id(of: "Newest", client: client))
+        #expect(try bus.chimectl("invoke").status == 0)
+        #expect(sender.wait(timeout: 10) == 0)
+        #expect(sender.stdout.trimmingCharacters(in: .newlines) == "default")
+        #expect(try client.list().map { $0["summary"]?.string } == ["older"])
+    }
+
+    /// `dismiss` without an ID closes the newest banner (reason 2), as `makoctl dismiss` does,
+    /// and `restore` without one brings back the one closed last, as `dunstctl history-pop`.
+    @Test func dismissAndRestoreWithoutAnIDTakeTheNewestAndTheLastClosed() throws {
+        let client = try bus.client()
+        let older = try client.notify(summary: "older", timeout: 0)
+        let newer = try client.notify(summary: "newer", timeout: 0)
+        #expect(try bus.chimectl("dismiss").status == 0)
+        #expect(try client.list().map { $0["id"]?.integer } == [Int64(older)])
+        #expect(try bus.chimectl("restore").status == 0)
+        let restored = try client.list().map { $0["id"]?.integer }
+        #expect(restored == [Int64(older), Int64(newer)], "the dismissed one is back: \(restored)")
+        #expect(try bus.chimectl("dismiss", "--all").status == 0)
+        let none = try bus.chimectl("dismiss")
+        #expect(none.status == 1 && none.stderr.contains("no notification is presented"), "\(none)")
+    }
+
     @Test func theTokenThenTheActionGoToTheSenderAloneAndNobodyElse() throws {
         let sender = try bus.client()
         let bystander = try bus.client()

@@ -16,8 +16,8 @@ import Testing
     /// A mistake in a command's arguments shows that command's usage under the message; with no
     /// command, or one chimectl does not know, the whole usage.
     @Test(arguments: [(["frobnicate"], "usage: chimectl COMMAND"), ([], "usage: chimectl COMMAND"),
-                      (["invoke"], "\n  invoke ID [KEY]"), (["invoke", "abc"], "\n  invoke ID [KEY]"),
-                      (["dismiss", "1", "2"], "\n  dismiss ID | --all"), (["list", "--bogus"], "\n  list [--json]"),
+                      (["invoke", "abc"], "\n  invoke [ID [KEY]]"), (["restore", "x"], "\n  restore [ID]"),
+                      (["dismiss", "1", "2"], "\n  dismiss [ID | --all]"), (["list", "--bogus"], "\n  list [--json]"),
                       (["reply", "3"], "\n  reply ID TEXT"), (["focus", "on"], "\n  focus on NAME [--for DURATION | --until HH:MM]\n")])
     func badArgumentsPrintUsageAndExit2(arguments: [String], usage: String) throws {
         let bus = try TestBus(daemon: false)
