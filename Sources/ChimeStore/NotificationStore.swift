@@ -39,7 +39,7 @@ public final class NotificationStore {
     /// Where problems are said: chimed's log, once per kind of failure.
     let report: (_ key: String, _ message: String) -> Void
 
-    /// Opens or creates the store; an unreadable file is moved aside and a fresh one made.
+    /// Opens or creates the store; a damaged file is moved aside and a fresh one made.
     public init(path: String, report: @escaping (_ key: String, _ message: String) -> Void = { _, _ in }) throws(StoreError) {
         self.path = path
         self.report = report
@@ -50,6 +50,10 @@ public final class NotificationStore {
             sqlite = try Self.openAndMigrate(path)
         } catch where error.isLocked {
             throw StoreError("another chimed is using \(path)", code: error.code)
+        } catch where !error.isUnusableFile {
+            // A file that cannot be opened (its folder missing, no permission, a full disk) is
+            // not a damaged one: it stays where it is, and chimed runs without history.
+            throw error
         } catch {
             let aside = path + ".corrupt-\(time(nil))"
             rename(path, aside)

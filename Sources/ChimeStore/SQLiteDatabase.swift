@@ -206,11 +206,19 @@ public struct StoreError: Error, CustomStringConvertible {
     public var description: String
     /// SQLite's result code, when SQLite said it.
     public var code: Int32
-    init(_ description: String, code: Int32 = SQLITE_ERROR) {
+    /// The file opened but this chimed cannot use what it holds (a newer schema).
+    var unusableContents: Bool
+    init(_ description: String, code: Int32 = SQLITE_ERROR, unusableContents: Bool = false) {
         self.description = description
         self.code = code
+        self.unusableContents = unusableContents
     }
 
     /// Another process holds the database (SQLITE_BUSY or SQLITE_LOCKED).
     public var isLocked: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+    /// The file is damaged, not a database, or holds what this chimed cannot read: it goes
+    /// aside for a fresh one. Not a file that could not be opened at all.
+    public var isUnusableFile: Bool {
+        unusableContents || code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
+    }
 }

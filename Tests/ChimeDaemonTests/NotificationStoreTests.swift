@@ -184,6 +184,23 @@ import Testing
         #expect(store.history(.init()).count == 2 && said.count == 1)
     }
 
+    /// A store that cannot be opened at all (here its path is a folder; for people, a file they
+    /// may not write or a folder that cannot be made) is not a damaged one: it is left where it
+    /// is, and the error says why, for chimed to run without history.
+    @Test func aStoreThatCannotBeOpenedIsLeftWhereItIs() throws {
+        let path = folder + "/chime.db"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var said: [String] = []
+        #expect(throws: StoreError.self) { _ = try NotificationStore(path: path) { _, message in said.append(message) } }
+        #expect(said.isEmpty, "\(said)")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue, "not moved aside")
+        let underAFile = folder + "/file"
+        _ = FileManager.default.createFile(atPath: underAFile, contents: Data("x".utf8))
+        #expect(throws: StoreError.self) { _ = try NotificationStore(path: underAFile + "/chime.db") { _, message in said.append(message) } }
+        #expect(said.isEmpty, "\(said)")
+    }
+
     @Test func aFileFromANewerChimedIsRefusedNotMisread() throws {
         let path = folder + "/chime.db"
         do {
