@@ -8,6 +8,8 @@ public struct NotifyDecoder {
     /// Longer texts are cut: no one reads them in a banner, and every presenter receives them.
     public static let maximumSummaryBytes = 1024
     public static let maximumBodyBytes = 64 * 1024
+    /// An app's name, or its desktop-entry, names it in the center, in apps.state and to docks.
+    public static let maximumAppNameBytes = 255
 
     private let sanitizer = MarkupSanitizer { src in
         if case .success = ImageReference.check(src) { return true }
@@ -30,7 +32,7 @@ public struct NotifyDecoder {
         // The hints go straight into the request: decoded into a local first, they were
         // copied into it (all thirty fields) and the local destroyed, every Notify.
         var request = NotificationRequest(
-            appName: appName,
+            appName: Self.truncated(appName, to: Self.maximumAppNameBytes, what: "app_name", problems: &problems),
             replacesID: replacesID,
             appIcon: appIcon.isEmpty ? nil : checked(appIcon, as: "app_icon", problems: &problems),
             summary: Self.truncated(summary, to: Self.maximumSummaryBytes, what: "summary", problems: &problems),
@@ -40,6 +42,10 @@ public struct NotifyDecoder {
             expireTimeout: timeout)
         if !hintProblems.isEmpty { problems += hintProblems.map { $0 + "; ignored" } }
         // Rare: changing a hint copies the request's fields once.
+        if let entry = request.hints.desktopEntry, !Self.isDesktopFileID(entry) {
+            request.hints.desktopEntry = nil
+            problems.append("desktop-entry is not the name of a desktop file (it has a '/' or a control character, or is over 255 bytes); the app name identifies the app")
+        }
         if let path = request.hints.imagePath {
             let usable = checked(path, as: "image-path", problems: &problems)
             if usable != path { request.hints.imagePath = usable }
@@ -65,6 +71,14 @@ public struct NotifyDecoder {
             problems.append("\(name): \(problem); the notification goes without it")
             return nil
         }
+    }
+
+    /// A desktop file's name (`org.gnome.Nautilus`, `firefox.desktop`): at most 255 bytes, no
+    /// '/' (it is a file name, not a path) and no control characters. Anything else would name
+    /// the app in the center, in apps.state and to docks.
+    static func isDesktopFileID(_ entry: String) -> Bool {
+        !entry.isEmpty && entry.utf8.count <= maximumAppNameBytes
+            && !entry.utf8.contains { $0 == UInt8(ascii: "/") || $0 < 0x20 || $0 == 0x7F }
     }
 
     /// Cuts at a Unicode scalar boundary, never inside a UTF-8 sequence.

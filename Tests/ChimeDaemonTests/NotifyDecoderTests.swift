@@ -34,6 +34,25 @@ import Testing
         #expect(throws: RequestError.self) { try decoder.decode(wrong) }
     }
 
+    /// The names an app goes by are bounded: app_name is cut to 255 bytes, and a desktop-entry
+    /// that is no desktop file's name (a path, control characters, too long) is dropped, so the
+    /// app name identifies the app.
+    @Test func appNamesAreCutAndDesktopEntriesThatAreNoFileNameDropped() throws {
+        let long = String(repeating: "a", count: 100_000)
+        let named = try decoder.decode(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                                  interface: "org.freedesktop.Notifications", method: "Notify",
+                                                  arguments: [.string(long), .uint32(0), .string(""), .string("s"), .string("b"),
+                                                              .stringArray([]), .vardict([]), .int32(-1)]))
+        #expect(named.appName.utf8.count == 255 && named.appIdentity.utf8.count == 255)
+        for entry in ["../../etc/passwd", "a/b", "line\nbreak", "", long] {
+            let request = try decoder.decode(arguments(hints: [("desktop-entry", .string(entry))]))
+            #expect(request.hints.desktopEntry == nil && request.appIdentity == "app", "\(entry.prefix(20))")
+        }
+        for entry in ["org.gnome.Nautilus", "firefox.desktop", "code-url-handler", "Ünïcode"] {
+            #expect(try decoder.decode(arguments(hints: [("desktop-entry", .string(entry))])).appIdentity == entry)
+        }
+    }
+
     @Test func oddActionListsAreRefused() throws {
         #expect(throws: Action.unpaired(3)) { try decoder.decode(arguments(actions: ["a", "A", "b"])) }
         #expect(try decoder.decode(arguments(actions: ["a", "A"])).actions == [Action(key: "a", label: "A")])
