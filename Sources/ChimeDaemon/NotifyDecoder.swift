@@ -77,8 +77,11 @@ public struct NotifyDecoder {
     /// '/' (it is a file name, not a path) and no control characters. Anything else would name
     /// the app in the center, in apps.state and to docks.
     static func isDesktopFileID(_ entry: String) -> Bool {
-        !entry.isEmpty && entry.utf8.count <= maximumAppNameBytes
-            && !entry.utf8.contains { $0 == UInt8(ascii: "/") || $0 < 0x20 || $0 == 0x7F }
+        // Over the bytes in place: this runs on every Notify that names its desktop file.
+        entry.withUTF8Bytes { bytes in
+            !bytes.isEmpty && bytes.count <= maximumAppNameBytes
+                && !bytes.contains { $0 == UInt8(ascii: "/") || $0 < 0x20 || $0 == 0x7F }
+        }
     }
 
     /// Cuts at a Unicode scalar boundary, never inside a UTF-8 sequence.
