@@ -1,2 +1,3 @@
 #include <gtk/gtk.h>
+#include <gio/gdesktopappinfo.h>
 #include <gtk-layer-shell/gtk-layer-shell.h>

@@ -133,14 +133,15 @@ final class Banner {
         return label
     }
 
-    /// The image-data, else the icon file or themed name, scaled to the icon size. A file that
-    /// cannot be shown is said in the log, and the banner goes without it.
+    /// The image-data, else the icon file or themed name, else the icon of the app's desktop
+    /// file, scaled to the icon size. A file that cannot be shown is said in the log, and the
+    /// banner goes without it.
     private static func icon(_ content: BannerContent, size: Int, log: (String) -> Void) -> UnsafeMutablePointer<GtkWidget>? {
         if let image = content.image, let pixbuf = Pixbufs.from(image, size: size) {
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             return gtk_image_new_from_pixbuf(pixbuf)
         }
-        guard let icon = content.icon, !icon.isEmpty else { return nil }
+        guard let icon = content.icon, !icon.isEmpty else { return content.desktopEntry.flatMap { desktopIcon($0, size: size) } }
         if icon.hasPrefix("/") {
             switch Pixbufs.from(file: icon, size: size) {
             case .success(let pixbuf):
@@ -152,6 +153,17 @@ final class Banner {
             }
         }
         let image = gtk_image_new_from_icon_name(icon, GTK_ICON_SIZE_DIALOG)!
+        gtk_image_set_pixel_size(image.cast(GtkImage.self), Int32(size))
+        return image
+    }
+
+    /// The Icon= of the desktop file `entry` names (found as GIO finds applications, in
+    /// XDG_DATA_HOME and XDG_DATA_DIRS), as GNOME Shell and Plasma show an app that sends none.
+    private static func desktopIcon(_ entry: String, size: Int) -> UnsafeMutablePointer<GtkWidget>? {
+        guard let info = g_desktop_app_info_new(entry.hasSuffix(".desktop") ? entry : entry + ".desktop") else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        guard let icon = g_app_info_get_icon(info) else { return nil }
+        let image = gtk_image_new_from_gicon(icon, GTK_ICON_SIZE_DIALOG)!
         gtk_image_set_pixel_size(image.cast(GtkImage.self), Int32(size))
         return image
     }

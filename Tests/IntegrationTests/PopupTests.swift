@@ -123,6 +123,32 @@ import Testing
         #expect(try display.waitForWindows("chime-more") { $0.first?.width == 250 }.first?.width == 250)
     }
 
+    /// A notification that brings no icon but names its desktop file shows that file's icon,
+    /// as GNOME Shell and Plasma do; one whose desktop file is not there shows none.
+    @Test func withoutAnIconTheDesktopFilesIconIsShown() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display)
+        let white = bus.directory.appendingPathComponent("white.png").path
+        _ = try display.run("/usr/bin/convert", ["-size", "48x48", "xc:white", white])
+        let applications = bus.directory.appendingPathComponent("data/applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Test App\nExec=true\nIcon=\(white)\n"
+            .write(to: applications.appendingPathComponent("org.chime.TestApp.desktop"), atomically: true, encoding: .utf8)
+        try bus.startDaemon()
+        let client = try bus.client()
+        _ = try client.notify(summary: "no desktop file", hints: [("desktop-entry", .string("org.chime.Missing"))], timeout: 0)
+        _ = try client.notify(summary: "a desktop file", hints: [("desktop-entry", .string("org.chime.TestApp"))], timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 2 }
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        try display.screenshot(to: shot)
+        // Where the icon goes: inside the banner's padding, at its top left.
+        func iconArea(_ banner: XDisplay.Window) throws -> Double {
+            try XDisplay.brightness(x: banner.x + 20, y: banner.y + 20, width: 30, height: 30, in: shot)
+        }
+        #expect(try iconArea(shown[0]) > 0.9, "the desktop file's white icon: \(shown)")
+        #expect(try iconArea(shown[1]) < 0.5, "no icon where there is no desktop file")
+    }
+
     @Test func theUsersStyleSheetRestylesTheBanners() throws {
         let display = try XDisplay()
         let bus = try TestBus(daemon: false, display: display)

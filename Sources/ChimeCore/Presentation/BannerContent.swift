@@ -15,6 +15,8 @@ public struct BannerContent: Equatable, Sendable {
     /// A themed icon name or a local file path: the app icon, or the sender's avatar.
     public var icon: String?
     public var image: ImageData?
+    /// The app's desktop file, whose icon a banner shows when the notification brings none.
+    public var desktopEntry: String?
     public var buttons: [Button]
     public var hasDefaultAction: Bool
     /// The inline reply field's placeholder, when the notification offers a reply.
@@ -37,6 +39,7 @@ public struct BannerContent: Equatable, Sendable {
         body = record["body"]?.string ?? ""
         icon = record["avatar-path"]?.string ?? record["app-icon"]?.string ?? record["image-path"]?.string
         image = (record["avatar-data"] ?? record["image-data"]).flatMap { try? ImageData.decode($0).get() }
+        desktopEntry = record["desktop-entry"]?.string
         let pairs = record["actions"]?.strings ?? []
         let actions = stride(from: 0, to: pairs.count - 1, by: 2).map { (key: pairs[$0], label: pairs[$0 + 1]) }
         let destructive = Set(record["destructive-actions"]?.strings ?? [])

@@ -134,6 +134,8 @@ final class TestBus: @unchecked Sendable {
         env["HOME"] = directory.path
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
+        // Desktop files too come from the test's folder (and the system's), never the user's.
+        env["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path
         env.removeValue(forKey: "DISPLAY")
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         return env
