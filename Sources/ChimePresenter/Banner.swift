@@ -71,7 +71,7 @@ final class Banner {
         }
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
-        gtk_box_pack_start(header.cast(GtkBox.self), label(content.appName, markup: false, style: "app-name"), 1, 1, 0)
+        gtk_box_pack_start(header.cast(GtkBox.self), label(content.appName, markup: false, style: "app-name", lines: 1), 1, 1, 0)
         let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_MENU)!
         close.addClass("close")
         gtk_button_set_relief(close.cast(GtkButton.self), GTK_RELIEF_NONE)

@@ -51,11 +51,11 @@ import Testing
         #expect(shown.allSatisfy { $0.y + $0.height <= display.height }, "all on the screen: \(shown)")
     }
 
-    /// A banner shows at most six lines of body and two of summary, however many lines the
-    /// notification has: sixty lines of body once drew a banner taller than the screen.
+    /// A banner shows at most six lines of body, two of summary and one of app name, however
+    /// long they are: sixty lines of body once drew a banner taller than the screen.
     @Test func aLongBodyOrSummaryIsCutToAFewLines() throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[popups]\nmax-visible = 6\n", display: display)
+        let bus = try TestBus(config: "[popups]\nmax-visible = 7\n", display: display)
         let client = try bus.client()
         func lines(_ count: Int) -> String { (1...count).map { "line \($0)" }.joined(separator: "\n") }
         _ = try client.notify(summary: "three", body: lines(3), timeout: 0)
@@ -63,11 +63,14 @@ import Testing
         _ = try client.notify(summary: "sixty", body: lines(60), timeout: 0)
         _ = try client.notify(summary: String(repeating: "a long summary ", count: 20), body: "x", timeout: 0)
         _ = try client.notify(summary: String(repeating: "a long summary ", count: 60), body: "x", timeout: 0)
-        let shown = try display.waitForWindows { $0.count == 5 }
+        _ = try client.notify(app: "short", summary: "s", body: "x", timeout: 0)
+        _ = try client.notify(app: String(repeating: "a long app name ", count: 15), summary: "s", body: "x", timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 7 }
         let height = Dictionary(uniqueKeysWithValues: shown.map { ($0.title, $0.height) })
         #expect(height["chime-banner-3"] == height["chime-banner-2"], "sixty lines of body show as six: \(shown)")
         #expect(try #require(height["chime-banner-1"]) < height["chime-banner-2"] ?? 0, "three show as three: \(shown)")
         #expect(height["chime-banner-5"] == height["chime-banner-4"], "a summary shows two lines: \(shown)")
+        #expect(height["chime-banner-7"] == height["chime-banner-6"], "an app name shows one line: \(shown)")
     }
 
     /// An icon file that claims more pixels than a banner loads (a few bytes can claim a billion,
