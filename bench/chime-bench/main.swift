@@ -228,7 +228,7 @@ if let output, !quick {
     urgency, category and desktop-entry; \(sizes.sequential) sequential calls (and as many again with the client, the
     bus and the server on one CPU, where they can only take turns), \(sizes.pipelined) pipelined (all
     sent before any reply is read; RSS after the run is measured then), and \(sizes.pipelined) more with at most 256
-    in flight for last-1000 / first-1000.
+    in flight for last-1000 / first-1000, \(Measurement.windowedRuns) times (the run with the median ratio counts).
 
     \(report)
     """
