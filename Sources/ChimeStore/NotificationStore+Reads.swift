@@ -141,10 +141,8 @@ extension NotificationStore {
         hints.resident = row.integer(20) != 0
         hints.urgency = Urgency(rawValue: UInt8(clamping: row.integer(22)))
         hints.interruptionLevel = row.text(5).flatMap(InterruptionLevel.init(rawValue:))
-        let pairs = actions(row)
-        let actionList = stride(from: 0, to: pairs.count - 1, by: 2).map { Action(key: pairs[$0], label: pairs[$0 + 1]) }
         let request = NotificationRequest(appName: row.text(2) ?? "", appIcon: row.text(17), summary: row.text(3) ?? "",
-                                          body: row.text(4) ?? "", actions: actionList, hints: hints,
+                                          body: row.text(4) ?? "", actions: Action.pairs(actions(row)), hints: hints,
                                           expireTimeout: Int32(clamping: row.integer(21)))
         var notification = Notification(id: UInt32(clamping: row.integer(0)), request: request, sender: row.text(23) ?? "",
                                         created: .init(milliseconds: 0), updated: .init(milliseconds: 0), expires: nil)

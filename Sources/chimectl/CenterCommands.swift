@@ -87,7 +87,7 @@ enum CenterCommands {
     private static func text(_ value: BusValue, of key: String) -> String {
         if times.contains(key), let milliseconds = value.integer { return LocalTimeText.full(milliseconds) }
         if key == "actions", let strings = value.strings {
-            return stride(from: 0, to: strings.count - 1, by: 2).map { "\(strings[$0])=\(strings[$0 + 1])" }.joined(separator: ", ")
+            return Action.pairs(strings).map { "\($0.key)=\($0.label)" }.joined(separator: ", ")
         }
         if let string = value.string { return string }
         if let number = value.integer { return String(number) }

@@ -41,7 +41,7 @@ public struct BannerContent: Equatable, Sendable {
         image = (record["avatar-data"] ?? record["image-data"]).flatMap { try? ImageData.decode($0).get() }
         desktopEntry = record["desktop-entry"]?.string
         let pairs = record["actions"]?.strings ?? []
-        let actions = stride(from: 0, to: pairs.count - 1, by: 2).map { (key: pairs[$0], label: pairs[$0 + 1]) }
+        let actions = Action.pairs(pairs)
         let destructive = Set(record["destructive-actions"]?.strings ?? [])
         buttons = actions
             .filter { $0.key != Action.defaultKey && $0.key != Action.inlineReplyKey }
