@@ -4,7 +4,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     try Commands.run(arguments)
 } catch {
-    var text = error.message + "\n" + (error.showsUsage ? "\n" + Usage.text(for: arguments) + "\n" : "")
+    // A refusal may quote an app's name or text.
+    var text = TerminalText.lines(error.message) + "\n" + (error.showsUsage ? "\n" + Usage.text(for: arguments) + "\n" : "")
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(error.exitCode)
 }

@@ -29,6 +29,27 @@ import Testing
         #expect(arguments.first == nil || arguments.first == "frobnicate" ? lines > 30 : lines < 8, "\(result.stderr)")
     }
 
+    /// An app's text reaches the terminal without its control characters: an escape sequence in
+    /// a summary would otherwise be a command to the terminal, and a tab in an app name would
+    /// shift the columns. `--json` keeps every character.
+    @Test func controlCharactersInAnAppsTextNeverReachTheTerminal() throws {
+        let bus = try TestBus()
+        let summary = "title\u{1B}]0;owned\u{07} and\ttab\u{9B}2J"
+        _ = try bus.client().notify(app: "Tab\tApp\u{1B}[31m", summary: summary, body: "one\ntwo\u{1B}[2J", actions: ["k\u{1B}", "K"])
+        for command in [["list"], ["history"], ["show", "1"], ["badges"], ["apps", "list"]] {
+            let output = try bus.run(TestBus.chimectl, command).stdout
+            #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || (0x7F...0x9F).contains($0.value) },
+                    "\(command): \(output.debugDescription)")
+        }
+        let list = try bus.chimectl("list").stdout
+        #expect(list.split(separator: "\t").count == 6, "id, app, level, state, summary, actions: \(list.debugDescription)")
+        #expect(try bus.chimectl("history").stdout.split(separator: "\t").count == 6)
+        #expect(try bus.chimectl("show", "1").stdout.contains("body: one\ntwo\u{FFFD}[2J"), "line breaks stay in show")
+        let json = try bus.chimectl("list", "--json").stdout
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+        #expect(parsed?.first?["summary"] as? String == summary)
+    }
+
     @Test func statusAndListShowWhatIsOpen() throws {
         let bus = try TestBus()
         _ = try bus.run("notify-send", ["-a", "Mail", "-u", "critical", "New mail", "from Ada"])
