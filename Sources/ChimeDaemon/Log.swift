@@ -1,3 +1,4 @@
+import ChimeCore
 import Glibc
 
 /// Messages for the journal: chimed writes to stderr, which systemd keeps.
@@ -18,8 +19,9 @@ public enum Log {
     }
 
     private static func write(_ line: String) {
-        // One write(2) per line, so lines from a flood never interleave.
-        var text = line + "\n"
+        // One write(2) per line, so lines from a flood never interleave; what an app sent (its
+        // name, a path) can neither forge a line nor send the terminal an escape sequence.
+        var text = line.withoutControlCharacters() + "\n"
         text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }

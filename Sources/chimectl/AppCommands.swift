@@ -12,7 +12,7 @@ enum AppCommands {
             if json { print(JSONOutput.list(apps, order: ordered)); return }
             if apps.isEmpty { print("no apps yet"); return }
             for app in apps {
-                print(["app", "authorization", "delivery", "banners", "sounds"].map { TerminalText.field(app[$0]?.string ?? "") }.joined(separator: "\t"))
+                print(["app", "authorization", "delivery", "banners", "sounds"].map { (app[$0]?.string ?? "").withoutControlCharacters() }.joined(separator: "\t"))
             }
         case "show":
             let json = arguments.flag("--json")

@@ -14,7 +14,7 @@ enum CenterCommands {
             return
         }
         for (key, value) in Commands.ordered(entry) {
-            print("\(key): \(TerminalText.lines(text(value, of: key)))")
+            print("\(key): \(text(value, of: key).withoutControlCharacters(keepingLineBreaks: true))")
         }
     }
 
@@ -75,7 +75,7 @@ enum CenterCommands {
         if badges.isEmpty { print("no unread notifications"); return }
         for badge in badges {
             let hidden = badge["visible"]?.bool == true ? "" : "\t(hidden)"
-            print("\(TerminalText.field(badge["app"]?.string ?? ""))\t\(badge["count"]?.integer ?? 0)\(hidden)")
+            print("\((badge["app"]?.string ?? "").withoutControlCharacters())\t\(badge["count"]?.integer ?? 0)\(hidden)")
         }
     }
 

@@ -80,7 +80,7 @@ enum Commands {
         for entry in entries {
             let created = entry["created"]?.integer.map { LocalTimeText.short($0) } ?? ""
             var line = ["id", "created", "app-name", "level", "state", "summary"].map { key in
-                key == "created" ? created : TerminalText.field(entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? "")
+                key == "created" ? created : (entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? "").withoutControlCharacters()
             }.joined(separator: "\t")
             // As dunst shows stacked duplicates: the count after the summary.
             if let count = entry["repeat-count"]?.integer { line += " (\(count)x)" }
@@ -130,11 +130,11 @@ enum Commands {
         if notifications.isEmpty { print("no notifications"); return }
         for notification in notifications {
             let id = notification["id"]?.integer ?? 0
-            let app = TerminalText.field(notification["app-name"]?.string ?? "")
+            let app = (notification["app-name"]?.string ?? "").withoutControlCharacters()
             let level = notification["level"]?.string ?? ""
             let state = notification["state"]?.string ?? ""
-            let actions = Action.pairs(notification["actions"]?.strings ?? []).map { TerminalText.field($0.key) }
-            var line = "\(id)\t\(app)\t\(level)\t\(state)\t\(TerminalText.field(notification["summary"]?.string ?? ""))"
+            let actions = Action.pairs(notification["actions"]?.strings ?? []).map { $0.key.withoutControlCharacters() }
+            var line = "\(id)\t\(app)\t\(level)\t\(state)\t\((notification["summary"]?.string ?? "").withoutControlCharacters())"
             if !actions.isEmpty { line += "\t[" + actions.joined(separator: ", ") + "]" }
             print(line)
         }

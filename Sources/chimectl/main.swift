@@ -1,3 +1,4 @@
+import ChimeCore
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -5,7 +6,7 @@ do {
     try Commands.run(arguments)
 } catch {
     // A refusal may quote an app's name or text.
-    var text = TerminalText.lines(error.message) + "\n" + (error.showsUsage ? "\n" + Usage.text(for: arguments) + "\n" : "")
+    var text = error.message.withoutControlCharacters(keepingLineBreaks: true) + "\n" + (error.showsUsage ? "\n" + Usage.text(for: arguments) + "\n" : "")
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(error.exitCode)
 }

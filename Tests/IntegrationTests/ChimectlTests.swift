@@ -48,6 +48,11 @@ import Testing
         let json = try bus.chimectl("list", "--json").stdout
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
         #expect(parsed?.first?["summary"] as? String == summary)
+        // chimed's log, which quotes an app's name beside what was wrong with its call.
+        _ = try bus.client().notify(app: "Forged\nchimed: serving nothing\u{1B}[2J", icon: "/no/such/icon.png", summary: "x")
+        let client = try bus.client()
+        #expect(client.waitUntil { bus.daemonLog.contains("/no/such/icon.png") })
+        #expect(!bus.daemonLog.contains("\u{1B}") && !bus.daemonLog.contains("\nchimed: serving nothing"), "\(bus.daemonLog.debugDescription)")
     }
 
     @Test func statusAndListShowWhatIsOpen() throws {
