@@ -50,8 +50,8 @@ public final class NotificationStore {
             sqlite = try Self.openAndMigrate(path)
         } catch where error.isLocked {
             throw StoreError("another chimed is using \(path)", code: error.code)
-        } catch where !error.isUnusableFile {
-            // A file that cannot be opened (its folder missing, no permission, a full disk) is
+        } catch where error.isAccessFailure {
+            // A file that cannot be reached (its folder missing, no permission, a full disk) is
             // not a damaged one: it stays where it is, and chimed runs without history.
             throw error
         } catch {

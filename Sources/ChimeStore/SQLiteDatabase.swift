@@ -27,7 +27,7 @@ final class SQLiteDatabase {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
             handle = nil
-            throw StoreError(message)
+            throw StoreError(message, code: result)
         }
         // Long enough for a chimed being replaced (--replace) to close the file it holds.
         sqlite3_busy_timeout(handle, 3_000)
@@ -163,7 +163,7 @@ final class SQLiteDatabase {
         }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
-              let statement else { throw StoreError(String(cString: sqlite3_errmsg(handle))) }
+              let statement else { throw StoreError(String(cString: sqlite3_errmsg(handle)), code: sqlite3_errcode(handle)) }
         statements[key] = statement
         lastPrepared = (sql, statement)
         return statement
@@ -206,19 +206,16 @@ public struct StoreError: Error, CustomStringConvertible {
     public var description: String
     /// SQLite's result code, when SQLite said it.
     public var code: Int32
-    /// The file opened but this chimed cannot use what it holds (a newer schema).
-    var unusableContents: Bool
-    init(_ description: String, code: Int32 = SQLITE_ERROR, unusableContents: Bool = false) {
+    init(_ description: String, code: Int32 = SQLITE_ERROR) {
         self.description = description
         self.code = code
-        self.unusableContents = unusableContents
     }
 
     /// Another process holds the database (SQLITE_BUSY or SQLITE_LOCKED).
     public var isLocked: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
-    /// The file is damaged, not a database, or holds what this chimed cannot read: it goes
-    /// aside for a fresh one. Not a file that could not be opened at all.
-    public var isUnusableFile: Bool {
-        unusableContents || code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
+    /// The file could not be reached or written (no folder, no permission, a read-only or full
+    /// disk), which says nothing of what it holds.
+    public var isAccessFailure: Bool {
+        [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_AUTH, SQLITE_NOMEM].contains(code & 0xff)
     }
 }

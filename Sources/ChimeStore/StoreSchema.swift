@@ -51,7 +51,7 @@ enum StoreSchema {
         var version: Int64 = 0
         try database.run("PRAGMA user_version") { version = $0.integer(0) }
         guard version <= Int64(Self.version) else {
-            throw StoreError("the store has schema version \(version), newer than this chimed (\(Self.version))", unusableContents: true)
+            throw StoreError("the store has schema version \(version), newer than this chimed (\(Self.version))")
         }
         guard version < Int64(Self.version) else { return }
         let steps = migrations[Int(version)...].joined(separator: "\n")
