@@ -148,7 +148,7 @@ final class Banner {
                 defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
                 return gtk_image_new_from_pixbuf(pixbuf)
             case .failure(let problem):
-                log("\(problem.message); notification \(content.id)'s banner goes without it")
+                log("\(problem); notification \(content.id)'s banner goes without it")
                 return nil
             }
         }

@@ -9,18 +9,18 @@ enum Pixbufs {
 
     /// An image file, or why it is not shown. Its size is read from its header before anything
     /// is decoded.
-    static func from(file path: String, size: Int) -> Result<OpaquePointer, ImageFileProblem> {
+    static func from(file path: String, size: Int) -> Result<OpaquePointer, HintProblem> {
         var width: Int32 = 0, height: Int32 = 0
         guard gdk_pixbuf_get_file_info(path, &width, &height) != nil else {
-            return .failure(ImageFileProblem("\(path) is not an image GdkPixbuf can read"))
+            return .failure(HintProblem("\(path) is not an image GdkPixbuf can read"))
         }
         guard Int(width) * Int(height) <= maximumFilePixels else {
-            return .failure(ImageFileProblem("\(path) is \(width)x\(height) pixels, more than the 4096x4096 a banner loads"))
+            return .failure(HintProblem("\(path) is \(width)x\(height) pixels, more than the 4096x4096 a banner loads"))
         }
         var error: UnsafeMutablePointer<GError>?
         guard let pixbuf = gdk_pixbuf_new_from_file_at_size(path, Int32(size), Int32(size), &error) else {
             defer { g_error_free(error) }
-            return .failure(ImageFileProblem("\(path): \(error.map { String(cString: $0.pointee.message) } ?? "cannot be read")"))
+            return .failure(HintProblem("\(path): \(error.map { String(cString: $0.pointee.message) } ?? "cannot be read")"))
         }
         return .success(pixbuf)
     }
@@ -37,10 +37,4 @@ enum Pixbufs {
         return gdk_pixbuf_scale_simple(full, max(1, Int32(Double(image.width) * scale)),
                                        max(1, Int32(Double(image.height) * scale)), GDK_INTERP_BILINEAR)
     }
-}
-
-/// Why an image file is not shown, said in chimed's log.
-struct ImageFileProblem: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
 }
