@@ -188,7 +188,7 @@ enum Commands {
         var state = WaybarStatus()
         state.focus = status["focus"]?.string ?? ""
         if waybar, !state.focus.isEmpty {
-            state.focusDisplayName = try client.call("FocusStatus").first?.vardictEntries?["display-name"]?.string ?? state.focus
+            state.focusDisplayName = try client.call("FocusStatus").first?.vardictEntries?["display-name"]?.string ?? ""
         }
         state.unread = Int(status["unread"]?.integer ?? 0)
         let badges = try client.records("GetBadges")

@@ -23,8 +23,7 @@ enum LocalTimeText {
     }
 
     private static func local(_ unixMilliseconds: Int64) -> tm {
-        // Floor division: a time before 1970 rounds down to its second, not towards zero.
-        var seconds = time_t(unixMilliseconds >= 0 ? unixMilliseconds / 1_000 : (unixMilliseconds - 999) / 1_000)
+        var seconds = time_t(unixMilliseconds / 1_000)
         var parts = tm()
         localtime_r(&seconds, &parts)
         return parts

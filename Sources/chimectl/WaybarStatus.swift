@@ -7,7 +7,8 @@ import ChimeDBus
 struct WaybarStatus {
     var unread = 0
     var badges: [String: Int64] = [:]
-    /// The active Focus's name, and the name people read ("Do Not Disturb" for "dnd").
+    /// The active Focus's name, and the name people read ("Do Not Disturb" for "dnd"; the
+    /// name itself where chimed gave none).
     var focus = "", focusDisplayName = ""
 
     /// Takes a BadgesChanged or FocusChanged signal into account; false for anything else.
@@ -19,7 +20,7 @@ struct WaybarStatus {
             unread = Int(arguments[1].integer ?? 0)
         case "FocusChanged" where !arguments.isEmpty:
             focus = arguments[0].string ?? ""
-            focusDisplayName = arguments.count > 1 ? arguments[1].vardictEntries?["display-name"]?.string ?? focus : focus
+            focusDisplayName = arguments.count > 1 ? arguments[1].vardictEntries?["display-name"]?.string ?? "" : ""
         default:
             return false
         }
