@@ -88,3 +88,26 @@ import Testing
         #expect(try first.run("notify-send", ["still", "works"]).status == 0)
     }
 }
+
+/// Where `make install` puts the user unit: where systemd reads user units for that prefix.
+/// `make -n` prints the recipe without building or installing anything.
+@Suite struct InstallTests {
+    func installRecipe(prefix: String, home: String) throws -> String {
+        let make = try Subprocess("/usr/bin/make", ["-n", "-C", TestBus.packageRoot.path, "install", "PREFIX=\(prefix)", "HOME=\(home)"],
+                                  environment: ProcessInfo.processInfo.environment)
+        #expect(make.wait(timeout: 30) == 0, "\(make.stderr)")
+        return make.stdout
+    }
+
+    @Test func aHomePrefixPutsTheUnitWhereSystemdReadsAUsersUnits() throws {
+        let recipe = try installRecipe(prefix: "/home/ada/.local", home: "/home/ada")
+        #expect(recipe.contains("> /home/ada/.local/share/systemd/user/chimed.service"), "\(recipe)")
+        #expect(!recipe.contains("/home/ada/.local/lib/systemd"), "systemd never reads ~/.local/lib")
+    }
+
+    @Test func aSystemPrefixPutsTheUnitInItsLibFolder() throws {
+        let recipe = try installRecipe(prefix: "/usr/local", home: "/home/ada")
+        #expect(recipe.contains("> /usr/local/lib/systemd/user/chimed.service"), "\(recipe)")
+        #expect(recipe.contains("> /usr/local/share/dbus-1/services/"), "the activation files beside it")
+    }
+}
