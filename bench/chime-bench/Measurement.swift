@@ -109,21 +109,20 @@ final class Measurement {
     /// reply's time is the server's pace and not the client's sending. Only for a server that
     /// answered the whole pipelined run. A window of 1,000 replies lasts about 40 ms, and on this
     /// machine one such window's pace moves by half from the next (BENCHMARKS.md, session 18), so
-    /// the run is made `windowedRuns` times, each after the server has gone quiet, and the one
-    /// whose last-1000 / first-1000 is the median gives the figures.
+    /// the run is made `windowedRuns` times, each after the server has gone quiet, and the
+    /// median of their last-1000 / first-1000 counts.
     private func windowed() {
         guard metrics.answered == nil else { return }
         let window = min(1_000, sizes.pipelined / 4)
-        var runs: [(first: Double, last: Double)] = []
+        var growths: [Double] = []
         for run in 0..<Self.windowedRuns {
             if run > 0 { waitUntilQuiet([server.pid, server.busPID]) }
             let steady = client.windowed(sizes.pipelined, inFlight: 256, limit: sizes.limit).replies
             guard steady.count == sizes.pipelined, let last = steady.last else { return }
-            runs.append((Double(window) / (Double(steady[window] - steady[0]) / 1e9),
-                         Double(window) / (Double(last - steady[sizes.pipelined - window - 1]) / 1e9)))
+            // The same number of replies in each window: the ratio of their paces is that of their spans.
+            growths.append(Double(steady[window] - steady[0]) / Double(last - steady[sizes.pipelined - window - 1]))
         }
-        let median = runs.sorted { $0.last / $0.first < $1.last / $1.first }[runs.count / 2]
-        (metrics.first1000, metrics.last1000) = (median.first, median.last)
+        metrics.growth = median(growths)
     }
 
     static let windowedRuns = 3

@@ -26,7 +26,9 @@ struct Metrics {
     var p50 = Double.nan, p99 = Double.nan, imageP50 = Double.nan, imageP99 = Double.nan
     /// Notify p50 with the client, the bus and the server on one CPU.
     var oneCPUp50 = Double.nan
-    var pipelined = Double.nan, first1000 = Double.nan, last1000 = Double.nan
+    var pipelined = Double.nan
+    /// Throughput of the last 1,000 windowed replies against the first 1,000's.
+    var growth = Double.nan
     var close50 = Double.nan, rss = Double.nan, hwm = Double.nan, floodP99 = Double.nan
     /// CPU time per pipelined notification, in µs, of the server, its dbus-daemon and the client:
     /// with two cores the three share them, so what any one spends slows the others.
@@ -40,7 +42,7 @@ struct Metrics {
     static func medians(of runs: [Metrics]) -> Metrics {
         var result = runs[runs.count / 2]
         let figures: [WritableKeyPath<Metrics, Double>] = [
-            \.startup, \.idleRSS, \.p50, \.p99, \.oneCPUp50, \.imageP50, \.imageP99, \.pipelined, \.first1000, \.last1000,
+            \.startup, \.idleRSS, \.p50, \.p99, \.oneCPUp50, \.imageP50, \.imageP99, \.pipelined, \.growth,
             \.close50, \.rss, \.hwm, \.floodP99, \.serverCPU, \.busCPU, \.clientCPU,
         ]
         for figure in figures { result[keyPath: figure] = median(runs.map { $0[keyPath: figure] }) }
@@ -161,7 +163,7 @@ let rows: [Row] = [
     Row(name: "pipelined: server CPU per notification", unit: "µs", value: { $0.serverCPU }),
     Row(name: "pipelined: its dbus-daemon's CPU per notification", unit: "µs", value: { $0.busCPU }),
     Row(name: "pipelined: the client's CPU per notification", unit: "µs", value: { $0.clientCPU }),
-    Row(name: "last-1000 / first-1000 throughput", unit: "ratio", value: { $0.last1000 / $0.first1000 }, higherIsBetter: true, target: "≥ 0.9"),
+    Row(name: "last-1000 / first-1000 throughput", unit: "ratio", value: { $0.growth }, higherIsBetter: true, target: "≥ 0.9"),
     Row(name: "CloseNotification → NotificationClosed p50", unit: "µs", value: { $0.close50 }),
     Row(name: "another client's Notify p99 during a flood", unit: "µs", value: { $0.floodP99 }),
     Row(name: "that p99 / the same server's idle p99", unit: "ratio", value: { $0.floodP99 / $0.p99 }, target: "≤ 2"),
