@@ -57,7 +57,7 @@ let package = Package(
                               .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
                           ]),
-        .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore"]),
+        .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore", "CGLib"]),
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
         .executableTarget(name: "chime-presenter", dependencies: ["ChimeDaemon", "ChimePresenter", "ChimeDBus",
                                                                   "ChimeGLib", "ChimeCore", "CShims"]),

@@ -11,9 +11,11 @@ enum AppCommands {
             let apps = try ControlClient().records("ListApps")
             if json { print(JSONOutput.list(apps, order: ordered)); return }
             if apps.isEmpty { print("no apps yet"); return }
+            var table = TextTable("APP", "AUTHORIZATION", "DELIVERY", "BANNERS", "SOUNDS")
             for app in apps {
-                print(["app", "authorization", "delivery", "banners", "sounds"].map { (app[$0]?.string ?? "").withoutControlCharacters() }.joined(separator: "\t"))
+                table.add(["app", "authorization", "delivery", "banners", "sounds"].map { (app[$0]?.string ?? "").withoutControlCharacters() })
             }
+            table.print()
         case "show":
             let json = arguments.flag("--json")
             guard let name = arguments.next() else { throw .usage("apps show needs an app name (see chimectl apps list)") }

@@ -73,10 +73,12 @@ enum CenterCommands {
             return
         }
         if badges.isEmpty { print("no unread notifications"); return }
+        var table = TextTable("APP", "UNREAD")
         for badge in badges {
-            let hidden = badge["visible"]?.bool == true ? "" : "\t(hidden)"
-            print("\((badge["app"]?.string ?? "").withoutControlCharacters())\t\(badge["count"]?.integer ?? 0)\(hidden)")
+            table.add([(badge["app"]?.string ?? "").withoutControlCharacters(), String(badge["count"]?.integer ?? 0),
+                       badge["visible"]?.bool == true ? "" : "(hidden)"])
         }
+        table.print()
     }
 
     /// The entries of `show` that are unix milliseconds, printed as local date and time.

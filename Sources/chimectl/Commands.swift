@@ -77,15 +77,17 @@ enum Commands {
             return
         }
         if entries.isEmpty { print("no notifications in the history"); return }
+        var table = TextTable("ID", "WHEN", "APP", "LEVEL", "STATE", "SUMMARY")
         for entry in entries {
             let created = entry["created"]?.integer.map { LocalTimeText.short($0) } ?? ""
-            var line = ["id", "created", "app-name", "level", "state", "summary"].map { key in
+            var cells = ["id", "created", "app-name", "level", "state", "summary"].map { key in
                 key == "created" ? created : (entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? "").withoutControlCharacters()
-            }.joined(separator: "\t")
+            }
             // As dunst shows stacked duplicates: the count after the summary.
-            if let count = entry["repeat-count"]?.integer { line += " (\(count)x)" }
-            print(line)
+            if let count = entry["repeat-count"]?.integer { cells[cells.count - 1] += " (\(count)x)" }
+            table.add(cells)
         }
+        table.print()
     }
 
     static func mute(_ arguments: inout Arguments) throws(CommandLineError) {
@@ -128,16 +130,19 @@ enum Commands {
             return
         }
         if notifications.isEmpty { print("no notifications"); return }
+        var table = TextTable("ID", "APP", "LEVEL", "STATE", "SUMMARY", "ACTIONS")
         for notification in notifications {
-            let id = notification["id"]?.integer ?? 0
-            let app = (notification["app-name"]?.string ?? "").withoutControlCharacters()
-            let level = notification["level"]?.string ?? ""
-            let state = notification["state"]?.string ?? ""
             let actions = Action.pairs(notification["actions"]?.strings ?? []).map { $0.key.withoutControlCharacters() }
-            var line = "\(id)\t\(app)\t\(level)\t\(state)\t\((notification["summary"]?.string ?? "").withoutControlCharacters())"
-            if !actions.isEmpty { line += "\t[" + actions.joined(separator: ", ") + "]" }
-            print(line)
+            table.add([
+                String(notification["id"]?.integer ?? 0),
+                (notification["app-name"]?.string ?? "").withoutControlCharacters(),
+                notification["level"]?.string ?? "",
+                notification["state"]?.string ?? "",
+                (notification["summary"]?.string ?? "").withoutControlCharacters(),
+                actions.isEmpty ? "" : "[" + actions.joined(separator: ", ") + "]",
+            ])
         }
+        table.print()
     }
 
     static func invoke(_ arguments: inout Arguments) throws(CommandLineError) {

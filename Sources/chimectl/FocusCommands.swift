@@ -61,13 +61,13 @@ enum FocusCommands {
         try arguments.done()
         let modes = try ControlClient().records("FocusList")
         if json { print(JSONOutput.list(modes)); return }
+        // The schedule's cell is kept when empty, so "(active)" is always the third column.
+        var table = TextTable("FOCUS", "SCHEDULE", "")
         for mode in modes {
-            var line = mode["name"]?.string ?? ""
-            let schedules = mode["schedules"]?.strings ?? []
-            if !schedules.isEmpty { line += "\t" + schedules.joined(separator: "; ") }
-            if mode["active"]?.bool == true { line += "\t(active)" }
-            print(line)
+            table.add([mode["name"]?.string ?? "", (mode["schedules"]?.strings ?? []).joined(separator: "; "),
+                       mode["active"]?.bool == true ? "(active)" : ""])
         }
+        table.print()
     }
 
     private static func status(_ arguments: inout Arguments) throws(CommandLineError) {

@@ -55,6 +55,51 @@ import Testing
         #expect(!bus.daemonLog.contains("\u{1B}") && !bus.daemonLog.contains("\nchimed: serving nothing"), "\(bus.daemonLog.debugDescription)")
     }
 
+    /// To a terminal (here `script`'s pseudo-terminal), listings come under a header with their
+    /// columns lined up, wide characters counted as two columns; to a pipe they stay
+    /// tab-separated with no header, as scripts read them.
+    @Test func listingsLineUpUnderAHeaderOnATerminalAndStayTabSeparatedInAPipe() throws {
+        let bus = try TestBus(config: "[focus work]\nschedule = mon 09:00-17:00\n")
+        _ = try bus.client().notify(app: "微信", summary: "你好", actions: ["reply", "Reply"])
+        _ = try bus.client().notify(app: "Mail", summary: "Hello")
+        #expect(try bus.chimectl("dnd", "on").status == 0)
+        /// Where `text` starts on `line`, in terminal columns.
+        func column(of text: String, in line: Substring) throws -> Int {
+            let start = try #require(line.range(of: text)?.lowerBound, "\(text) in \(line)")
+            return line[..<start].unicodeScalars.reduce(0) { $0 + ((0x4E00...0x9FFF).contains($1.value) ? 2 : 1) }
+        }
+        let listings: [(command: String, rows: [KeyValuePairs<String, String>])] = [
+            ("list", [["APP": "微信", "LEVEL": "active", "STATE": "presented", "SUMMARY": "你好", "ACTIONS": "[reply]"],
+                      ["APP": "Mail", "SUMMARY": "Hello"]]),
+            ("history", [["APP": "微信", "LEVEL": "active", "SUMMARY": "你好"], ["APP": "Mail", "STATE": "presented"]]),
+            ("apps list", [["APP": "微信", "AUTHORIZATION": "allowed", "DELIVERY": "immediate", "BANNERS": "true"],
+                           ["APP": "Mail", "DELIVERY": "immediate"]]),
+            ("badges", [["APP": "微信", "UNREAD": "1"], ["APP": "Mail", "UNREAD": "1"]]),
+            ("focus list", [["FOCUS": "work", "SCHEDULE": "mon 09:00-17:00"], ["FOCUS": "dnd"]]),
+        ]
+        for listing in listings {
+            let output = try bus.run("script", ["-qec", "\(TestBus.chimectl) \(listing.command)", "/dev/null"]).stdout
+            let lines = output.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+            let header = try #require(lines.first, "\(listing.command): \(output.debugDescription)")
+            #expect(!header.hasSuffix(" "), "\(header.debugDescription)")
+            for cells in listing.rows {
+                let first = cells.first!.value
+                let row = try #require(lines.dropFirst().first { $0.contains(first) }, "\(listing.command): \(first)")
+                for (name, cell) in cells {
+                    #expect(try column(of: cell, in: row) == column(of: name, in: header), "\(listing.command): \(cell) under \(name):\n\(output)")
+                }
+            }
+            let piped = try bus.run(TestBus.chimectl, listing.command.split(separator: " ").map(String.init)).stdout
+            #expect(!piped.contains(listing.rows[0].first!.key), "no header in a pipe: \(piped)")
+            #expect(piped.contains("\t" + listing.rows[0].dropFirst().first!.value), "tab-separated in a pipe: \(piped.debugDescription)")
+        }
+        let focusList = try bus.run("script", ["-qec", "\(TestBus.chimectl) focus list", "/dev/null"]).stdout
+        let dnd = try #require(focusList.replacingOccurrences(of: "\r", with: "").split(separator: "\n").first { $0.hasPrefix("dnd") })
+        #expect(try column(of: "(active)", in: dnd) == "FOCUS  SCHEDULE         ".count, "after the widest schedule: \(dnd)")
+        // In a pipe the schedule keeps its column when empty, so "(active)" is always the third.
+        #expect(try bus.chimectl("focus", "list").stdout.split(separator: "\n").contains("dnd\t\t(active)"))
+    }
+
     @Test func statusAndListShowWhatIsOpen() throws {
         let bus = try TestBus()
         _ = try bus.run("notify-send", ["-a", "Mail", "-u", "critical", "New mail", "from Ada"])
