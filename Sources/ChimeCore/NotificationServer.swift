@@ -60,7 +60,8 @@ public struct NotificationServer: Sendable {
         note(request.appIdentity, of: sender)
         let state = decision.map(NotificationState.init) ?? .presented
         // Only a banner times out; what sits in the center stays until closed.
-        let expires = state == .presented && decision?.expires != false ? expiry(of: request, now: now) : nil
+        let expires = state == .presented && decision?.expires != false
+            ? expiry(of: request, timeout: decision?.timeout, now: now) : nil
         var notification: Notification
         if var replaced = target {
             replaced.request = request
@@ -111,7 +112,7 @@ public struct NotificationServer: Sendable {
         notification.state = adopted.state
         notification.updated = now
         notification.expires = notification.state == .presented && notification.decision?.expires != false
-            ? expiry(of: notification.request, now: now) : nil
+            ? expiry(of: notification.request, timeout: notification.decision?.timeout, now: now) : nil
         if open[notification.id] == nil {
             // Brought back after it closed (restore): its id may still be in `order`, which drops
             // closed ids lazily, and is listed once, as the newest. Rare, so a scan.
@@ -256,7 +257,14 @@ public struct NotificationServer: Sendable {
         return identitiesBySender[caller]?.contains(target) ?? false
     }
 
-    private func expiry(of request: NotificationRequest, now: Instant) -> Instant? {
+    /// `timeout`: the app's, as the user set it; it wins over what the notification asks, urgency
+    /// critical included (an app that sends every message critical is what it is set against).
+    private func expiry(of request: NotificationRequest, timeout: AppSettings.Timeout?, now: Instant) -> Instant? {
+        switch timeout {
+        case .never?: return nil
+        case .after(let duration)?: return now + duration
+        case nil: break
+        }
         if request.hints.urgency == .critical { return nil }
         switch request.expireTimeout {
         case 0: return nil

@@ -26,6 +26,43 @@ import Testing
         #expect(attention.server.count == 0)
     }
 
+    /// An app's timeout, as the user sets it, wins over what the app asks: a short one, "never",
+    /// and urgency critical (which otherwise never expires) all give way. Critical banners stay.
+    @Test mutating func anAppsTimeoutWinsOverWhatTheAppAsksButCriticalBannersStay() throws {
+        let now = at(.monday, "10:00")
+        attention.setOverride("chat", "timeout", "8000")
+        attention.setOverride("chat", "critical-alerts", "true")
+        let short = try attention.notify(.make(app: "chat", summary: "a", timeout: 3_000), from: ":1.1", now: now).id
+        let forever = try attention.notify(.make(app: "chat", summary: "b", timeout: 0), from: ":1.1", now: now).id
+        let urgent = try attention.notify(.make(app: "chat", summary: "c", hints: ["urgency": .byte(2)]), from: ":1.1", now: now).id
+        let critical = try attention.notify(.make(app: "chat", summary: "d", hints: ["x-chime-interruption-level": .string("critical")]),
+                                            from: ":1.1", now: now).id
+        let other = try attention.notify(.make(app: "mail", summary: "e", timeout: 3_000), from: ":1.1", now: now).id
+        #expect(attention.server.notification(short)?.expires == now.monotonic + .seconds(8))
+        #expect(attention.server.notification(forever)?.expires == now.monotonic + .seconds(8))
+        #expect(attention.server.notification(urgent)?.expires == now.monotonic + .seconds(8))
+        #expect(attention.server.notification(critical)?.expires == nil)
+        #expect(attention.server.notification(other)?.expires == now.monotonic + .seconds(3), "other apps as they ask")
+
+        attention.setOverride("mail", "timeout", "never")
+        let kept = try attention.notify(.make(app: "mail", summary: "f", timeout: 3_000), from: ":1.1", now: now).id
+        #expect(attention.server.notification(kept)?.expires == nil)
+        attention.setOverride("mail", "timeout", "default")
+        let asked = try attention.notify(.make(app: "mail", summary: "g"), from: ":1.1", now: now).id
+        #expect(attention.server.notification(asked)?.expires == now.monotonic + attention.server.settings.defaultTimeout)
+    }
+
+    @Test func anAppsTimeoutIsMillisecondsNeverOrDefault() {
+        var settings = AppSettings()
+        #expect(settings.set("timeout", to: "2500") == nil && settings.timeout == .after(.milliseconds(2_500)))
+        #expect(settings.textValues.first { $0.key == "timeout" }?.value == "2500")
+        #expect(settings.set("timeout", to: "Never") == nil && settings.timeout == .never)
+        #expect(settings.set("timeout", to: "default") == nil && settings.timeout == nil)
+        for bad in ["0", "-5", "5s", ""] {
+            #expect(settings.set("timeout", to: bad) == "'\(bad)' is not a number of milliseconds, never or default")
+        }
+    }
+
     @Test mutating func provisionalAppsAreQuietAndTheirFirstNotificationOffersKeepAndTurnOff() throws {
         attention = Attention(settings: { var s = ChimeSettings(); s.defaultAuthorization = .provisional; return s }())
         let first = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))

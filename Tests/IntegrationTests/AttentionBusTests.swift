@@ -148,6 +148,26 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("'maybe' is not true or false"))
     }
 
+    /// `timeout` for an app, from the config or chimectl, closes its banners then (reason 1), over
+    /// the minute notify-send asked for; `never` keeps one that asked for 300 ms.
+    @Test func anAppsTimeoutFromTheConfigOrChimectlClosesItsBannersThen() throws {
+        let bus = try TestBus(config: "[app Chat]\ntimeout = 300\n")
+        let client = try bus.client()
+        try client.listen()
+        let chat = try bus.run("notify-send", ["-p", "-a", "Chat", "-t", "60000", "hi", "x"]).stdout
+        #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(UInt32(chat)!), .uint32(1)] } })
+        #expect(try bus.chimectl("apps", "show", "Chat").stdout.contains("timeout = 300"))
+
+        _ = try bus.run("notify-send", ["-a", "Mail", "first", "x"])  // chimectl sets apps it knows
+        #expect(try bus.chimectl("apps", "set", "Mail", "timeout=never").status == 0)
+        let mail = try bus.run("notify-send", ["-p", "-a", "Mail", "-t", "300", "kept", "x"]).stdout
+        let other = try bus.run("notify-send", ["-p", "-a", "Other", "-t", "300", "goes", "x"]).stdout
+        #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments.first == .uint32(UInt32(other)!) } })
+        #expect(try client.list().contains { $0["id"] == .uint32(UInt32(mail)!) }, "Mail's banner stays")
+        let bad = try bus.chimectl("apps", "set", "Mail", "timeout=5s")
+        #expect(bad.status == 2 && bad.stderr.contains("'5s' is not a number of milliseconds, never or default"))
+    }
+
     @Test func provisionalAppsAreQuietUntilKept() throws {
         let bus = try TestBus(config: "[general]\ndefault-authorization = provisional\n")
         let id = try bus.run("notify-send", ["-p", "-a", "Newcomer", "hello", "x"]).stdout

@@ -7,9 +7,18 @@ public struct AppSettings: Equatable, Sendable {
         case never
     }
     public enum Delivery: String, CaseIterable, Sendable { case immediate, summary }
+    /// How long the app's banners stay, whatever the app asks (as dunst's `override_dbus_timeout`:
+    /// the timeout users set for an app is the one they want, and apps that ask for 3 s or for
+    /// "never" are what they set it against).
+    public enum Timeout: Equatable, Sendable {
+        case never
+        case after(Duration)
+    }
 
     public var authorization: Authorization = .allowed
     public var banners = true
+    /// nil = as the app asks, else `[general] default-timeout`.
+    public var timeout: Timeout?
     public var sounds = true
     public var badges = true
     /// nil = the global `[general] previews`.
@@ -23,7 +32,7 @@ public struct AppSettings: Equatable, Sendable {
     public init() {}
 
     /// Setting names as config keys and `chimectl apps set` use them.
-    public static let keys = ["authorization", "banners", "sounds", "badges", "previews", "time-sensitive",
+    public static let keys = ["authorization", "banners", "timeout", "sounds", "badges", "previews", "time-sensitive",
                               "critical-alerts", "marketing", "delivery", "show-in-center"]
 
     /// Sets one key from its text form, or says why the value does not fit.
@@ -48,6 +57,16 @@ public struct AppSettings: Equatable, Sendable {
         case "delivery":
             guard let value = choice(Delivery.self) else { return badChoice(Delivery.self) }
             delivery = value
+        case "timeout":
+            switch text.lowercased() {
+            case "default": timeout = nil
+            case "never": timeout = .never
+            default:
+                guard let milliseconds = Int64(text), milliseconds > 0 else {
+                    return "'\(text)' is not a number of milliseconds, never or default"
+                }
+                timeout = .after(.milliseconds(milliseconds))
+            }
         case "banners": guard let value = bool() else { return notBool }; banners = value
         case "sounds": guard let value = bool() else { return notBool }; sounds = value
         case "badges": guard let value = bool() else { return notBool }; badges = value
@@ -72,9 +91,17 @@ public struct AppSettings: Equatable, Sendable {
 
     /// Each key with its value in text form, in the order of `keys`.
     public var textValues: [(key: String, value: String)] {
-        [("authorization", authorization.rawValue), ("banners", "\(banners)"), ("sounds", "\(sounds)"),
+        [("authorization", authorization.rawValue), ("banners", "\(banners)"), ("timeout", timeoutText), ("sounds", "\(sounds)"),
          ("badges", "\(badges)"), ("previews", previews?.rawValue ?? "default"),
          ("time-sensitive", "\(timeSensitive)"), ("critical-alerts", "\(criticalAlerts)"),
          ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)")]
+    }
+
+    private var timeoutText: String {
+        switch timeout {
+        case nil: "default"
+        case .never: "never"
+        case .after(let duration): String(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        }
     }
 }

@@ -23,6 +23,8 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var countsTowardBadge: Bool
     /// Critical banners stay until someone closes them.
     public var expires: Bool
+    /// The app's timeout as the user set it, over what the notification asks.
+    public var timeout: AppSettings.Timeout?
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -78,7 +80,8 @@ public struct DeliveryDecision: Equatable, Sendable {
             redacted: previews == .never || (previews == .whenUnlocked && context.locked),
             inCenter: inCenter,
             countsTowardBadge: inCenter && app.badges,
-            expires: level != .critical)
+            expires: level != .critical,
+            timeout: app.timeout)
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;
