@@ -25,6 +25,8 @@ public struct NotificationServer: Sendable {
     private var snoozedIDs: Set<UInt32> = []
     /// Banners under the pointer: the time they had left, given back when the pointer leaves.
     private var paused: [UInt32: Duration] = [:]
+    /// The user is away (the session idle or locked): no banner expires unseen (`setAway`).
+    public private(set) var away = false
     public static let imageBudget = 8 * 1024 * 1024
 
     /// `lastID`: the highest id ever handed out, so ids continue past it.
@@ -37,8 +39,8 @@ public struct NotificationServer: Sendable {
     public var count: Int { open.count }
     public func notification(_ id: UInt32) -> Notification? { open[id] }
 
-    /// The earliest moment `expire(now:)` has work to do.
-    public var nextDeadline: Instant? { expiries.earliest }
+    /// The earliest moment `expire(now:)` has work to do: none while the user is away.
+    public var nextDeadline: Instant? { away ? nil : expiries.earliest }
     /// Deadline entries held, stale ones included: bounded by the open count.
     var pendingDeadlines: Int { expiries.count }
 
@@ -152,6 +154,21 @@ public struct NotificationServer: Sendable {
         expiries.insert(id, at: expires)
     }
 
+    /// While the user is away no banner expires; when they are back, each starts its timeout
+    /// again, whole, so what came while they were gone is seen (as dunst's `idle_threshold` and
+    /// GNOME Shell do). Banners under the pointer keep the time they had left.
+    public mutating func setAway(_ away: Bool, now: Instant) {
+        guard away != self.away else { return }
+        self.away = away
+        guard !away else { return }
+        for id in open.compactMap({ $0.value.expires != nil ? $0.key : nil }) {
+            guard let notification = open[id],
+                  let expires = expiry(of: notification.request, timeout: notification.decision?.timeout, now: now) else { continue }
+            open[id]?.expires = expires
+            expiries.insert(id, at: expires)
+        }
+    }
+
     /// The snoozed notifications whose time has come, by unix milliseconds.
     public func snoozed(dueBy wall: Int64) -> [Notification] {
         snoozedIDs.sorted().compactMap { open[$0] }.filter { if case .snoozed(let until) = $0.state { until <= wall } else { false } }
@@ -202,6 +219,7 @@ public struct NotificationServer: Sendable {
 
     /// Closes every notification whose deadline has passed, with reason 1.
     public mutating func expire(now: Instant) -> [ServerEvent] {
+        guard !away else { return [] }
         var events: [ServerEvent] = []
         for due in expiries.popDue(at: now) {
             guard let notification = open[due.id], notification.expires == due.deadline else { continue }

@@ -31,7 +31,7 @@ public final class Daemon {
     /// Events stored but not yet settled (`apply`), and whether a settle is due.
     private var unsettled: [ServerEvent] = []
     private var needsSettling = false
-    private var lockMonitor: LockMonitor?
+    private var sessionMonitor: SessionMonitor?
     private let soundPlayer: SoundPlayer
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
@@ -153,7 +153,15 @@ public final class Daemon {
             prune()
             return true
         }
-        lockMonitor = LockMonitor { [unowned self] locked in attention.locked = locked }
+        sessionMonitor = SessionMonitor { [unowned self] session in
+            attention.locked = session.locked
+            if session.away != attention.server.away {
+                Log.info(session.away ? "the session is \(session.locked ? "locked" : "idle"); banners wait until you are back"
+                                      : "the session is active again; banners start their timeouts anew")
+                attention.server.setAway(session.away, now: now.monotonic)
+                apply([])  // re-arms the expiry timer
+            }
+        }
         for signal in [SIGTERM, SIGINT] {
             GLibSources.unixSignal(signal) { [unowned self] in
                 Log.info("shutting down")

@@ -130,6 +130,32 @@ import Testing
         #expect(server.expire(now: t0 + .seconds(3_600)).isEmpty)
     }
 
+    /// While the user is away no banner expires; back, each starts its timeout again, whole;
+    /// one under the pointer keeps the time it had left until the pointer leaves.
+    @Test mutating func whileTheUserIsAwayNoBannerExpiresAndBackEachStartsItsTimeoutAgain() throws {
+        let early = try server.notify(.make(timeout: 1_000), from: ":1.1", now: t0).id
+        let hovered = try server.notify(.make(timeout: 1_000), from: ":1.1", now: t0).id
+        let kept = try server.notify(.make(timeout: 0), from: ":1.1", now: t0).id
+        server.pauseExpiry(hovered, now: t0 + .milliseconds(400))
+        server.setAway(true, now: t0 + .milliseconds(500))
+        #expect(server.nextDeadline == nil)
+        let late = try server.notify(.make(timeout: 2_000), from: ":1.1", now: t0 + .seconds(1)).id
+        #expect(server.expire(now: t0 + .seconds(3_600)).isEmpty)
+        #expect(server.count == 4)
+
+        let back = t0 + .seconds(3_600)
+        server.setAway(false, now: back)
+        #expect(server.notification(early)?.expires == back + .seconds(1))
+        #expect(server.notification(late)?.expires == back + .seconds(2))
+        #expect(server.notification(hovered)?.expires == nil && server.notification(kept)?.expires == nil)
+        #expect(server.expire(now: back + .milliseconds(999)).isEmpty, "deadlines that passed while away are gone")
+        #expect(server.expire(now: back + .seconds(1)).map(\.id) == [early])
+        server.resumeExpiry(hovered, now: back + .seconds(1))
+        #expect(server.notification(hovered)?.expires == back + .seconds(2), "the 600 ms it had left, and at least a second")
+        #expect(server.expire(now: back + .seconds(2)).map(\.id).sorted() == [hovered, late])
+        #expect(server.notification(kept) != nil)
+    }
+
     @Test mutating func replacingRestartsTheTimeoutAndTheOldDeadlineIsIgnored() throws {
         let id = try server.notify(.make(timeout: 1_000), from: ":1.1", now: t0).id
         _ = try server.notify(.make(replaces: id, timeout: 1_000), from: ":1.1", now: t0 + .milliseconds(900))

@@ -248,4 +248,30 @@ import Testing
         })
         #expect(!bus.daemonLog.contains("counts as unlocked"))
     }
+
+    /// While logind says the session is idle, or locked, banners do not expire (checked for a
+    /// bounded while: what must not happen); once it is active again they do, with reason 1.
+    @Test func bannersWaitWhileTheSessionIsIdleOrLockedAndExpireOnceItIsActive() throws {
+        let bus = try TestBus(daemon: false, systemBus: true)
+        let logind = try FakeLogind(address: bus.systemAddress, locked: false, idle: true)
+        defer { logind.stop() }
+        try bus.startDaemon()
+        let daemon = try #require(bus.daemon)
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the session is idle; banners wait") } != nil)
+        let client = try bus.client()
+        try client.listen()
+        func closed(_ id: UInt32) -> Bool { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(1)] } }
+
+        let whileIdle = try client.notify(summary: "while idle", timeout: 200)
+        #expect(!client.waitUntil(timeout: 1) { closed(whileIdle) }, "no banner expires while the session is idle")
+        logind.setIdle(false)
+        #expect(client.waitUntil { closed(whileIdle) })
+
+        logind.setLocked(true)
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the session is locked; banners wait") } != nil)
+        let whileLocked = try client.notify(summary: "while locked", timeout: 200)
+        #expect(!client.waitUntil(timeout: 1) { closed(whileLocked) }, "nor while it is locked")
+        logind.setLocked(false)
+        #expect(client.waitUntil { closed(whileLocked) })
+    }
 }

@@ -3,23 +3,33 @@ import ChimeTestSupport
 import Foundation
 @testable import ChimeDBus
 
-/// Enough of logind for the lock state: org.freedesktop.login1 on the stand-in system bus,
-/// answering Properties.Get for LockedHint and announcing changes with PropertiesChanged.
+/// Enough of logind for the lock and idle state: org.freedesktop.login1 on the stand-in system
+/// bus, answering Properties.GetAll and Get for LockedHint and IdleHint and announcing changes
+/// with PropertiesChanged.
 /// Serves on a thread of its own; libdbus connections are thread-safe.
 final class FakeLogind: @unchecked Sendable {
     private let connection: BusConnection
     private let lock = NSLock()
-    private var locked: Bool
+    private var hints: [String: Bool]
     private var running = true
     private var thread: Thread?
 
-    init(address: String, locked: Bool) throws {
-        self.locked = locked
+    init(address: String, locked: Bool, idle: Bool = false) throws {
+        hints = ["LockedHint": locked, "IdleHint": idle]
         connection = try BusConnection(address: address)
         _ = try connection.requestName("org.freedesktop.login1", replace: false)
         connection.setHandler { [unowned self] message in
-            guard message.kind == .methodCall, message.member == "Get" else { return false }
-            connection.send(message.reply([.variant(.bool(lock.withLock { self.locked }))]))
+            guard message.kind == .methodCall else { return false }
+            let hints = lock.withLock { self.hints }
+            switch message.member {
+            case "GetAll":
+                connection.send(message.reply([.vardict(hints.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) }
+                                                        + [("Name", .string("tester"))])]))
+            case "Get":
+                connection.send(message.reply([.variant(.bool(hints[message.arguments.last?.string ?? ""] ?? false))]))
+            default:
+                return false
+            }
             return true
         }
         let thread = Thread { [unowned self] in
@@ -34,11 +44,15 @@ final class FakeLogind: @unchecked Sendable {
         while thread?.isFinished == false { usleep(1_000) }
     }
 
-    func setLocked(_ value: Bool) {
-        lock.withLock { locked = value }
+    func setLocked(_ value: Bool) { set("LockedHint", value) }
+    func setIdle(_ value: Bool) { set("IdleHint", value) }
+
+    /// Changes one hint and says so as logind does: PropertiesChanged with that property alone.
+    private func set(_ hint: String, _ value: Bool) {
+        lock.withLock { hints[hint] = value }
         connection.send(.signal(path: "/org/freedesktop/login1/session/auto", interface: "org.freedesktop.DBus.Properties",
                                 name: "PropertiesChanged",
-                                arguments: [.string("org.freedesktop.login1.Session"), .vardict([("LockedHint", .bool(value))]),
+                                arguments: [.string("org.freedesktop.login1.Session"), .vardict([(hint, .bool(value))]),
                                             .stringArray([])]))
         connection.flush()
     }
