@@ -14,7 +14,6 @@ final class SessionMonitor {
         var away: Bool { locked || idle }
     }
 
-    static let sessionPath = "/org/freedesktop/login1/session/auto"
     private var connection: BusConnection?
     private var state = State()
     private let changed: (State) -> Void
@@ -24,20 +23,36 @@ final class SessionMonitor {
         do {
             let connection = try BusConnection(system: true)
             self.connection = connection
-            try connection.addMatch("type='signal',sender='org.freedesktop.login1',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(Self.sessionPath)'")
             connection.attachToMainLoop { [unowned self] message in handle(message) }
-            connection.send(.methodCall(destination: "org.freedesktop.login1", path: Self.sessionPath,
-                                        interface: "org.freedesktop.DBus.Properties", method: "GetAll",
-                                        arguments: [.string("org.freedesktop.login1.Session")]))
+            // logind answers for "auto" (the caller's session, or the user's graphical one for a
+            // service outside any session), but announces changes on the session's own path.
+            connection.send(.methodCall(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                                        interface: "org.freedesktop.login1.Manager", method: "GetSession",
+                                        arguments: [.string("auto")]))
         } catch {
             unavailable(error.message)
         }
     }
 
+    /// Follows the session at `path`: its changes from now on, then what it is now.
+    private func follow(_ path: String) {
+        guard let connection else { return }
+        do {
+            try connection.addMatch("type='signal',sender='org.freedesktop.login1',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(path)'")
+        } catch {
+            unavailable(error.message)
+            return
+        }
+        connection.send(.methodCall(destination: "org.freedesktop.login1", path: path,
+                                    interface: "org.freedesktop.DBus.Properties", method: "GetAll",
+                                    arguments: [.string("org.freedesktop.login1.Session")]))
+    }
+
     private func handle(_ message: Message) -> Bool {
         switch message.kind {
         case .methodReturn:
-            update(message.arguments.first?.vardictEntries)
+            // GetSession's answer is the session's path; GetAll's, its properties.
+            if case .objectPath(let path)? = message.arguments.first { follow(path) } else { update(message.arguments.first?.vardictEntries) }
             return true
         case .error:
             unavailable(message.arguments.first?.string ?? message.errorName ?? "error")

@@ -4,10 +4,12 @@ import Foundation
 @testable import ChimeDBus
 
 /// Enough of logind for the lock and idle state: org.freedesktop.login1 on the stand-in system
-/// bus, answering Properties.GetAll and Get for LockedHint and IdleHint and announcing changes
-/// with PropertiesChanged.
+/// bus, answering Manager.GetSession("auto") with the session's own path, Properties.GetAll and
+/// Get for LockedHint and IdleHint, and announcing changes with PropertiesChanged on that path
+/// alone, as logind does (never on ".../session/auto").
 /// Serves on a thread of its own; libdbus connections are thread-safe.
 final class FakeLogind: @unchecked Sendable {
+    static let sessionPath = "/org/freedesktop/login1/session/_32"
     private let connection: BusConnection
     private let lock = NSLock()
     private var hints: [String: Bool]
@@ -22,6 +24,8 @@ final class FakeLogind: @unchecked Sendable {
             guard message.kind == .methodCall else { return false }
             let hints = lock.withLock { self.hints }
             switch message.member {
+            case "GetSession":
+                connection.send(message.reply([.objectPath(Self.sessionPath)]))
             case "GetAll":
                 connection.send(message.reply([.vardict(hints.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) }
                                                         + [("Name", .string("tester"))])]))
@@ -50,7 +54,7 @@ final class FakeLogind: @unchecked Sendable {
     /// Changes one hint and says so as logind does: PropertiesChanged with that property alone.
     private func set(_ hint: String, _ value: Bool) {
         lock.withLock { hints[hint] = value }
-        connection.send(.signal(path: "/org/freedesktop/login1/session/auto", interface: "org.freedesktop.DBus.Properties",
+        connection.send(.signal(path: Self.sessionPath, interface: "org.freedesktop.DBus.Properties",
                                 name: "PropertiesChanged",
                                 arguments: [.string("org.freedesktop.login1.Session"), .vardict([(hint, .bool(value))]),
                                             .stringArray([])]))
