@@ -68,15 +68,8 @@ extension Daemon {
                 return [.uint32(UInt32(ids.count))]
             },
             "GetBadges": { [unowned self] _ in [badgeList()] },
-            "Invoke": { [unowned self] call throws(BusError) in
-                guard case .uint32(let id) = call.arguments[0], case .string(let key) = call.arguments[1] else { return [] }
-                if attention.server.notification(id) != nil {
-                    do throws(RequestError) { apply(try attention.invoke(id, key: key, now: now)) } catch { throw BusError(error) }
-                } else {
-                    try invokeFromHistory(id, key: key)
-                }
-                return []
-            },
+            "Invoke": { [unowned self] call throws(BusError) in try invoke(call, token: "") },
+            "InvokeWithToken": { [unowned self] call throws(BusError) in try invoke(call, token: call.arguments[2].string ?? "") },
             "Dismiss": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
                 if attention.server.notification(id) != nil {
@@ -116,6 +109,26 @@ extension Daemon {
     }
 
     /// A closed notification's action goes to the app that sent it, if it is still on the bus.
+    /// The user chose an action, on a banner (with the token its presenter made for the click)
+    /// or from chimectl; an action of a closed notification reaches its app while the app runs.
+    private func invoke(_ call: MethodCall, token: String) throws(BusError) -> [BusValue] {
+        guard case .uint32(let id) = call.arguments[0], case .string(let key) = call.arguments[1] else { return [] }
+        guard token.utf8.count <= 1024 else { throw .invalidArgs("the activation token is over 1024 bytes") }
+        // Taken by the ActivationToken signal, which goes out once the turn's replies have.
+        if !token.isEmpty { activationTokens[id] = token }
+        do throws(BusError) {
+            if attention.server.notification(id) != nil {
+                do throws(RequestError) { apply(try attention.invoke(id, key: key, now: now)) } catch { throw BusError(error) }
+            } else {
+                try invokeFromHistory(id, key: key)
+            }
+        } catch {
+            activationTokens[id] = nil
+            throw error
+        }
+        return []
+    }
+
     private func invokeFromHistory(_ id: UInt32, key: String) throws(BusError) {
         let notification = try centerNotification(id)
         let actionKey = key.isEmpty ? Action.defaultKey : key

@@ -32,6 +32,8 @@ public final class Daemon {
     private var unsettled: [ServerEvent] = []
     private var needsSettling = false
     private var sessionMonitor: SessionMonitor?
+    /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
+    var activationTokens: [UInt32: String] = [:]
     private let soundPlayer: SoundPlayer
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
@@ -303,7 +305,8 @@ public final class Daemon {
             break
         case .actionInvoked(let notification, let key):
             // The token comes first so the app may use it when it handles the action.
-            emitNotifications("ActivationToken", [.uint32(notification.id), .string(activationToken(for: notification))],
+            let token = activationTokens.removeValue(forKey: notification.id) ?? activationToken(for: notification)
+            emitNotifications("ActivationToken", [.uint32(notification.id), .string(token)],
                               to: notification.sender)
             emitNotifications("ActionInvoked", [.uint32(notification.id), .string(key)], to: notification.sender)
         case .replied(let notification, let text):
@@ -425,8 +428,8 @@ public final class Daemon {
         objects.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("ActiveFocus", .string(name))])
     }
 
-    /// Without a display server there is no xdg-activation token to hand out, so this is
-    /// an X11 startup-notification id; the popup presenter will supply real tokens.
+    /// For an action chosen where no presenter made a token (chimectl, a bar): an X11
+    /// startup-notification id of chimed's own. Compositors do not honour it; a presenter's do.
     private func activationToken(for notification: Notification) -> String {
         "chimed-\(getpid())-\(notification.id)_TIME\(GLibSources.monotonicMilliseconds())"
     }

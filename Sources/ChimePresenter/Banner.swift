@@ -27,7 +27,11 @@ final class Banner {
         gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks, log: log))
         GtkSignals.connectEvent(events.raw, "button-press-event") { event in
             let button = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button
-            if button == 1, content.hasDefaultAction { callbacks.invoke(id, Action.defaultKey) } else { callbacks.dismiss(id) }
+            if button == 1, content.hasDefaultAction {
+                callbacks.invoke(id, Action.defaultKey, ActivationToken.forCurrentEvent(content) ?? "")
+            } else {
+                callbacks.dismiss(id)
+            }
             return true
         }
         GtkSignals.connectEvent(events.raw, "enter-notify-event") { _ in callbacks.hover(id, true); return false }
@@ -107,7 +111,7 @@ final class Banner {
                     : gtk_button_new_with_label(action.label)!
                 if content.actionIcons { gtk_widget_set_tooltip_text(button, action.label) }
                 if action.destructive { button.addClass("destructive-action") }
-                GtkSignals.connect(button.raw, "clicked") { callbacks.invoke(id, action.key) }
+                GtkSignals.connect(button.raw, "clicked") { callbacks.invoke(id, action.key, ActivationToken.forCurrentEvent(content) ?? "") }
                 gtk_box_pack_start(buttons.cast(GtkBox.self), button, 1, 1, 0)
             }
             gtk_box_pack_start(column.cast(GtkBox.self), buttons, 0, 0, 0)

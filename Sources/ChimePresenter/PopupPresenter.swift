@@ -6,13 +6,14 @@ import ChimeCore
 /// visible count. Runs on chimed's main loop; GTK's events arrive through the same loop.
 public final class PopupPresenter {
     public struct Callbacks {
-        public var invoke: (UInt32, String) -> Void
+        /// id, action key, and the activation token made for the click ("" when none).
+        public var invoke: (UInt32, String, String) -> Void
         public var dismiss: (UInt32) -> Void
         public var reply: (UInt32, String) -> Void
         /// The pointer entered (true) or left (false) a banner: expiry pauses meanwhile.
         public var hover: (UInt32, Bool) -> Void
 
-        public init(invoke: @escaping (UInt32, String) -> Void, dismiss: @escaping (UInt32) -> Void,
+        public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     reply: @escaping (UInt32, String) -> Void, hover: @escaping (UInt32, Bool) -> Void) {
             self.invoke = invoke
             self.dismiss = dismiss

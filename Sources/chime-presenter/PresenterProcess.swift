@@ -8,7 +8,7 @@ import Glibc
 
 /// chime-presenter: the banners, in a process of their own that chimed starts beside
 /// itself. It is a client of the control interface like any bar: it shows what `Presented`
-/// says and hides what `Withdrawn` says, and a click is `Invoke`, `Dismiss` or `Reply`.
+/// says and hides what `Withdrawn` says, and a click is `InvokeWithToken`, `Dismiss` or `Reply`.
 /// Kept apart because GTK ends the process when the display goes away; chimed must not end
 /// with it.
 enum PresenterProcess {
@@ -34,7 +34,7 @@ enum PresenterProcess {
         let css = ConfigLoader.folder(environment: environment) + "/style.css"
         guard let presenter = PopupPresenter(
             settings: settings.popups, css: access(css, R_OK) == 0 ? css : nil, environment: environment,
-            callbacks: .init(invoke: { call("Invoke", [.uint32($0), .string($1)]) },
+            callbacks: .init(invoke: { call("InvokeWithToken", [.uint32($0), .string($1), .string($2)]) },
                              dismiss: { call("Dismiss", [.uint32($0)]) },
                              reply: { call("Reply", [.uint32($0), .string($1)]) },
                              hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) }),

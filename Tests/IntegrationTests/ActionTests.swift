@@ -63,6 +63,29 @@ import Testing
         #expect(none.status == 1 && none.stderr.contains("no notification is presented"), "\(none)")
     }
 
+    /// A presenter's token (InvokeWithToken, here from gdbus) is the one the app gets; one over
+    /// 1024 bytes is refused and nothing happens; chimectl's invoke gets chimed's own.
+    @Test func thePresentersActivationTokenIsTheOneTheAppGets() throws {
+        let sender = try bus.client()
+        try sender.listen()
+        let id = try sender.notify(actions: ["ok", "OK"], timeout: 0)
+        func invoke(_ token: String) throws -> (status: Int32, stdout: String, stderr: String) {
+            try bus.run("gdbus", ["call", "--session", "--dest", "dev.chime.Chime1", "--object-path", "/dev/chime/Chime1",
+                                  "--method", "dev.chime.Chime1.InvokeWithToken", "\(id)", "ok", token])
+        }
+        let long = try invoke(String(repeating: "t", count: 1025))
+        #expect(long.status != 0 && long.stderr.contains("InvalidArgs") && long.stderr.contains("over 1024 bytes"), "\(long)")
+        #expect(try sender.list().contains { $0["id"] == .uint32(id) }, "still open")
+        #expect(try invoke("wayland-token-1234").status == 0)
+        #expect(sender.waitUntil { !sender.signals(named: "ActionInvoked").isEmpty })
+        #expect(sender.signals(named: "ActivationToken").map(\.arguments) == [[.uint32(id), .string("wayland-token-1234")]])
+
+        let again = try sender.notify(actions: ["ok", "OK"], timeout: 0)
+        #expect(try bus.chimectl("invoke", "\(again)", "ok").status == 0)
+        #expect(sender.waitUntil { sender.signals(named: "ActivationToken").count == 2 })
+        #expect(sender.signals(named: "ActivationToken").last?.arguments.last?.string?.hasPrefix("chimed-") == true)
+    }
+
     @Test func theTokenThenTheActionGoToTheSenderAloneAndNobodyElse() throws {
         let sender = try bus.client()
         let bystander = try bus.client()

@@ -195,6 +195,30 @@ import Testing
         #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
     }
 
+    /// A click hands the app the activation token GDK made for it (an X11 startup id with the
+    /// click's X server time), not one chimed made up, before ActionInvoked; the left click too.
+    @Test func aClickHandsTheAppTheActivationTokenMadeForIt() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(app: "Mail", summary: "click me", actions: ["default", "Open", "yes", "Yes"], timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        try display.click(x: banner.x + banner.width / 2, y: banner.y + banner.height - 22)  // the Yes button
+        #expect(client.waitUntil { client.signals(named: "ActionInvoked").contains { $0.arguments == [.uint32(id), .string("yes")] } })
+        let tokens = client.signals(named: "ActivationToken")
+        #expect(tokens.count == 1 && tokens.first?.arguments.first == .uint32(id))
+        let token = try #require(tokens.first?.arguments.last?.string)
+        #expect(token.contains("chime-presenter") && token.contains("_TIME") && !token.hasPrefix("chimed-"), "\(token)")
+
+        let second = try client.notify(app: "Mail", summary: "open me", actions: ["default", "Open"], timeout: 0)
+        let other = try #require(try display.waitForWindows { $0.map(\.title) == ["chime-banner-\(second)"] }.first)
+        try display.click(x: other.x + 60, y: other.y + 30)
+        #expect(client.waitUntil { client.signals(named: "ActivationToken").count == 2 })
+        let clicked = try #require(client.signals(named: "ActivationToken").last?.arguments.last?.string)
+        #expect(clicked.contains("_TIME") && !clicked.hasPrefix("chimed-") && clicked != token, "\(clicked)")
+    }
+
     @Test func thePointerOverABannerPausesItsExpiry() throws {
         let display = try XDisplay()
         let bus = try TestBus(display: display)
