@@ -39,6 +39,7 @@ extension Daemon {
                     ("muted", .bool(attention.muted)),
                     ("unread", .uint32(UInt32(attention.unread.total))),
                     ("config", .string(configLoader.path)),
+                    ("banners", .string(presenter.status.rawValue)),
                 ])]
             },
             "List": { [unowned self] _ in

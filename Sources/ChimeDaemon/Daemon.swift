@@ -40,7 +40,7 @@ public final class Daemon {
     private(set) var store: NotificationStore?
     private let storePath: String
     /// Banners on the screen, drawn by a process of chimed's own when there is a display.
-    private let presenter: PresenterChild
+    let presenter: PresenterChild
     private let clock = LocalClock()
     /// Notifications retired past the open limit whose apps are told once the flood pauses.
     private lazy var retired = RetiredCloser { [unowned self] ids in closeRetired(ids) }

@@ -48,6 +48,13 @@ enum Commands {
             let focus = status["focus"]?.string ?? ""
             print("focus: \(focus.isEmpty ? "off" : focus)")
             print("sound: \(status["muted"]?.bool == true ? "muted" : "on")")
+            switch status["banners"]?.string {
+            case "on": print("banners: on")
+            case "off": print("banners: off ([popups] enabled = false)")
+            case "no-display": print("banners: none: chimed has no display (WAYLAND_DISPLAY, DISPLAY); see its log")
+            case "ended": print("banners: none: the banner presenter ended (see chimed's log)")
+            default: break
+            }
         }
     }
 

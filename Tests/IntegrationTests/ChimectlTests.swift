@@ -100,6 +100,24 @@ import Testing
         #expect(try bus.chimectl("focus", "list").stdout.split(separator: "\n").contains("dnd\t\t(active)"))
     }
 
+    /// Without a display chimed says in its log, once, why there are no banners and what to do,
+    /// and `status` says so; with banners turned off in the config it says that, and the log
+    /// says nothing.
+    @Test func statusSaysWhyThereAreNoBanners() throws {
+        let bus = try TestBus()
+        #expect(try bus.chimectl("status").stdout.contains("banners: none: chimed has no display"))
+        let json = try bus.chimectl("status", "--json").stdout
+        #expect(json.contains("\"banners\":\"no-display\""), "\(json)")
+        #expect(try bus.chimectl("reload").status == 0)
+        let daemon = try #require(bus.daemon)
+        daemon.drain()
+        #expect(daemon.stderrLines.filter { $0.contains("no display") && $0.contains("dbus-update-activation-environment --systemd") }.count == 1)
+
+        let off = try TestBus(config: "[popups]\nenabled = false\n")
+        #expect(try off.chimectl("status").stdout.contains("banners: off ([popups] enabled = false)"))
+        #expect(!off.daemonLog.contains("no display"))
+    }
+
     @Test func statusAndListShowWhatIsOpen() throws {
         let bus = try TestBus()
         _ = try bus.run("notify-send", ["-a", "Mail", "-u", "critical", "New mail", "from Ada"])

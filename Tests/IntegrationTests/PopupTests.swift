@@ -269,6 +269,7 @@ import Testing
         #expect(try bus.run("notify-send", ["-p", "Still", "here"]).stdout == "1")
         #expect(try bus.chimectl("list").stdout.contains("Still"))
         #expect(daemon.isRunning)
+        #expect(try bus.chimectl("status").stdout.contains("banners: none: the banner presenter ended"))
     }
 
     @Test func whenTheDisplayGoesChimedRunsOnWithoutBanners() throws {
@@ -276,9 +277,11 @@ import Testing
         let bus = try TestBus(display: display)
         _ = try bus.client().notify(summary: "before", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
+        #expect(try bus.chimectl("status").stdout.contains("banners: on"))
         display.stop()
         let daemon = try #require(bus.daemon)
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter ended") } != nil)
+        #expect(try bus.chimectl("status").stdout.contains("banners: none: the banner presenter ended"))
         #expect(daemon.isRunning)
         #expect(try bus.client().notify(summary: "after") > 0)
         #expect(try bus.chimectl("list").stdout.contains("after"))
