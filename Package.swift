@@ -41,7 +41,7 @@ let package = Package(
         // The notification center's persistence: SQLite in WAL mode.
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
         // Banners on the screen: GTK 3 windows, in chime-presenter (never in chimed).
-        .target(name: "ChimePresenter", dependencies: ["ChimeCore", "CGtk", "CGLib"]),
+        .target(name: "ChimePresenter", dependencies: ["ChimeCore", "ChimeGLib", "CGtk", "CGLib"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
                                                     "CGLib", "CShims"]),

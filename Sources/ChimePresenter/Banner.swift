@@ -69,9 +69,12 @@ final class Banner {
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         column.addClass("content")
         let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+        // The texts' column: the banner's width less its padding (12 a side), and the icon's.
+        var textWidth = settings.width - 2 * 12
         if let icon = icon(content, size: settings.iconSize, log: log) {
             gtk_widget_set_valign(icon, GTK_ALIGN_START)
             gtk_box_pack_start(row.cast(GtkBox.self), icon, 0, 0, 0)
+            textWidth -= settings.iconSize + 10
         }
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
@@ -85,6 +88,11 @@ final class Banner {
         gtk_box_pack_start(texts.cast(GtkBox.self), label(content.summary, markup: false, style: "summary", lines: 2), 0, 0, 0)
         if !content.body.isEmpty {
             gtk_box_pack_start(texts.cast(GtkBox.self), label(PangoMarkup.from(content.body), markup: true, style: "body", lines: 6), 0, 0, 0)
+            if let picture = bodyImage(content, width: max(16, textWidth), log: log) {
+                gtk_widget_set_halign(picture, GTK_ALIGN_START)
+                picture.addClass("body-image")
+                gtk_box_pack_start(texts.cast(GtkBox.self), picture, 0, 0, 0)
+            }
         }
         gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
@@ -159,6 +167,32 @@ final class Banner {
         let image = gtk_image_new_from_icon_name(icon, GTK_ICON_SIZE_DIALOG)!
         gtk_image_set_pixel_size(image.cast(GtkImage.self), Int32(size))
         return image
+    }
+
+    /// The body's first image (`<img src>`: a file chimed checked, or an icon name), drawn under
+    /// the text at most `width` wide and 120 pixels high, never enlarged; its alt text stays in
+    /// the text. One that cannot be shown is said in the log.
+    private static func bodyImage(_ content: BannerContent, width: Int, log: (String) -> Void) -> UnsafeMutablePointer<GtkWidget>? {
+        guard let source = PangoMarkup.imageSources(in: content.body).first else { return nil }
+        var path = source
+        if source.hasPrefix("file://") {
+            guard let converted = g_filename_from_uri(source, nil, nil) else { return nil }
+            defer { g_free(converted) }
+            path = String(cString: converted)
+        }
+        guard path.hasPrefix("/") else {
+            let image = gtk_image_new_from_icon_name(source, GTK_ICON_SIZE_DIALOG)!
+            gtk_image_set_pixel_size(image.cast(GtkImage.self), 48)
+            return image
+        }
+        switch Pixbufs.from(file: path, within: width, 120) {
+        case .success(let pixbuf):
+            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+            return gtk_image_new_from_pixbuf(pixbuf)
+        case .failure(let problem):
+            log("\(problem); notification \(content.id)'s banner goes without its body image")
+            return nil
+        }
     }
 
     /// The Icon= of the desktop file `entry` names (found as GIO finds applications, in

@@ -10,15 +10,30 @@ enum Pixbufs {
     /// An image file, or why it is not shown. Its size is read from its header before anything
     /// is decoded.
     static func from(file path: String, size: Int) -> Result<OpaquePointer, HintProblem> {
+        load(path) { _ in (size, size) }
+    }
+
+    /// An image file shrunk to fit `width` x `height`, never enlarged: a picture in a body.
+    static func from(file path: String, within width: Int, _ height: Int) -> Result<OpaquePointer, HintProblem> {
+        load(path) { size in
+            let scale = min(1, Double(width) / Double(size.width), Double(height) / Double(size.height))
+            return (max(1, Int(Double(size.width) * scale)), max(1, Int(Double(size.height) * scale)))
+        }
+    }
+
+    /// Reads the file's size from its header, then decodes it at the size `fit` gives for it,
+    /// keeping its proportions.
+    private static func load(_ path: String, fit: ((width: Int, height: Int)) -> (Int, Int)) -> Result<OpaquePointer, HintProblem> {
         var width: Int32 = 0, height: Int32 = 0
-        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil else {
+        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else {
             return .failure(HintProblem("\(path) is not an image GdkPixbuf can read"))
         }
         guard Int(width) * Int(height) <= maximumFilePixels else {
             return .failure(HintProblem("\(path) is \(width)x\(height) pixels, more than the 4096x4096 a banner loads"))
         }
+        let (fitWidth, fitHeight) = fit((Int(width), Int(height)))
         var error: UnsafeMutablePointer<GError>?
-        guard let pixbuf = gdk_pixbuf_new_from_file_at_size(path, Int32(size), Int32(size), &error) else {
+        guard let pixbuf = gdk_pixbuf_new_from_file_at_size(path, Int32(fitWidth), Int32(fitHeight), &error) else {
             defer { g_error_free(error) }
             return .failure(HintProblem("\(path): \(error.map { String(cString: $0.pointee.message) } ?? "cannot be read")"))
         }

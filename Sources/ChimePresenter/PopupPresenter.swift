@@ -153,6 +153,7 @@ public final class PopupPresenter {
         window.chime-banner .content { padding: 12px; }
         window.chime-banner .app-name { font-size: 0.85em; color: #a3a9b7; }
         window.chime-banner .summary { font-weight: bold; }
+        window.chime-banner .body-image { margin-top: 4px; }
         window.chime-banner button { padding: 4px 10px; background: #353945; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; text-shadow: none; -gtk-icon-shadow: none; }
         window.chime-banner button:hover { background: #414655; }
         window.chime-banner button.close { padding: 0; min-height: 16px; min-width: 16px; background: none; border: none; color: #a3a9b7; }

@@ -12,4 +12,10 @@ import Testing
         #expect(PangoMarkup.from("before <img src=\"/tmp/x.png\"/>after") == "before after")
         #expect(PangoMarkup.from("<i>no images</i> &lt;img&gt;") == "<i>no images</i> &lt;img&gt;")
     }
+
+    @Test func theImagesSourcesAreFoundInOrderWithTheirEntitiesResolved() {
+        let body = "a <img src=\"/tmp/a&amp;b.png\" alt=\"x\"/> b <b><img src=\"mail-unread\" alt=\"\"/></b> <img alt=\"none\"/>"
+        #expect(PangoMarkup.imageSources(in: body) == ["/tmp/a&b.png", "mail-unread"])
+        #expect(PangoMarkup.imageSources(in: "no images &amp; <i>markup</i>").isEmpty)
+    }
 }

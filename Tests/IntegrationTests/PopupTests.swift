@@ -93,6 +93,30 @@ import Testing
         #expect(log.contains("broken.png is not an image GdkPixbuf can read; notification \(second)'s banner goes without it"), "\(log)")
     }
 
+    /// The body's first image (a file chimed checked) is drawn under its text, shrunk to fit the
+    /// texts' width and 120 pixels: the banner grows by that and keeps its width. One that claims
+    /// too many pixels is said in the log, and the banner goes without it.
+    @Test func aBodyImageIsDrawnUnderTheTextShrunkToFit() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let chart = bus.directory.appendingPathComponent("chart.png").path
+        #expect(try bus.run("convert", ["-size", "600x400", "xc:red", chart]).status == 0)
+        let huge = bus.directory.appendingPathComponent("huge.png")
+        try Self.pngHeader(width: 20_000, height: 20_000).write(to: huge)
+        let client = try bus.client()
+        let plain = try client.notify(summary: "chart", body: "the chart", timeout: 0)
+        let pictured = try client.notify(summary: "chart", body: "the <img src=\"\(chart)\" alt=\"chart\"/>", timeout: 0)
+        let tooBig = try client.notify(summary: "chart", body: "the <img src=\"\(huge.path)\" alt=\"chart\"/>", timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 3 }
+        let height = Dictionary(uniqueKeysWithValues: shown.map { ($0.title, $0.height) })
+        let grown = try #require(height["chime-banner-\(pictured)"]) - (try #require(height["chime-banner-\(plain)"]))
+        #expect((120...126).contains(grown), "600x400 drawn 180x120 under the text: \(shown)")
+        #expect(shown.allSatisfy { $0.width == 380 }, "\(shown)")
+        #expect(height["chime-banner-\(tooBig)"] == height["chime-banner-\(plain)"], "\(shown)")
+        #expect(client.waitUntil(timeout: 10) { bus.daemonLog.contains("banner goes without its body image") })
+        #expect(bus.daemonLog.contains("huge.png is 20000x20000 pixels, more than the 4096x4096 a banner loads; notification \(tooBig)'s banner goes without its body image"))
+    }
+
     /// A PNG claiming `width` x `height`: its signature, header and an empty image-data chunk
     /// (where a reader learns the size), and no pixels.
     static func pngHeader(width: UInt32, height: UInt32) -> Data {
