@@ -108,7 +108,6 @@ extension Daemon {
         return stored
     }
 
-    /// A closed notification's action goes to the app that sent it, if it is still on the bus.
     /// The user chose an action, on a banner (with the token its presenter made for the click)
     /// or from chimectl; an action of a closed notification reaches its app while the app runs.
     private func invoke(_ call: MethodCall, token: String) throws(BusError) -> [BusValue] {
@@ -129,6 +128,7 @@ extension Daemon {
         return []
     }
 
+    /// A closed notification's action goes to the app that sent it, if it is still on the bus.
     private func invokeFromHistory(_ id: UInt32, key: String) throws(BusError) {
         let notification = try centerNotification(id)
         let actionKey = key.isEmpty ? Action.defaultKey : key
