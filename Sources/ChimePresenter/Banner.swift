@@ -154,19 +154,8 @@ final class Banner {
             return gtk_image_new_from_pixbuf(pixbuf)
         }
         guard let icon = content.icon, !icon.isEmpty else { return content.desktopEntry.flatMap { desktopIcon($0, size: size) } }
-        if icon.hasPrefix("/") {
-            switch Pixbufs.from(file: icon, size: size) {
-            case .success(let pixbuf):
-                defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-                return gtk_image_new_from_pixbuf(pixbuf)
-            case .failure(let problem):
-                log("\(problem); notification \(content.id)'s banner goes without it")
-                return nil
-            }
-        }
-        let image = gtk_image_new_from_icon_name(icon, GTK_ICON_SIZE_DIALOG)!
-        gtk_image_set_pixel_size(image.cast(GtkImage.self), Int32(size))
-        return image
+        if icon.hasPrefix("/") { return picture(Pixbufs.from(file: icon, size: size), of: content, missing: "it", log: log) }
+        return themedIcon(icon, size: size)
     }
 
     /// The body's first image (`<img src>`: a file chimed checked, or an icon name), drawn under
@@ -180,19 +169,27 @@ final class Banner {
             defer { g_free(converted) }
             path = String(cString: converted)
         }
-        guard path.hasPrefix("/") else {
-            let image = gtk_image_new_from_icon_name(source, GTK_ICON_SIZE_DIALOG)!
-            gtk_image_set_pixel_size(image.cast(GtkImage.self), 48)
-            return image
-        }
-        switch Pixbufs.from(file: path, within: width, 120) {
+        guard path.hasPrefix("/") else { return themedIcon(source, size: 48) }
+        return picture(Pixbufs.from(file: path, within: width, 120), of: content, missing: "its body image", log: log)
+    }
+
+    /// An image file as loaded, or nil with why in the log.
+    private static func picture(_ loaded: Result<OpaquePointer, HintProblem>, of content: BannerContent, missing what: String,
+                                log: (String) -> Void) -> UnsafeMutablePointer<GtkWidget>? {
+        switch loaded {
         case .success(let pixbuf):
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             return gtk_image_new_from_pixbuf(pixbuf)
         case .failure(let problem):
-            log("\(problem); notification \(content.id)'s banner goes without its body image")
+            log("\(problem); notification \(content.id)'s banner goes without \(what)")
             return nil
         }
+    }
+
+    private static func themedIcon(_ name: String, size: Int) -> UnsafeMutablePointer<GtkWidget> {
+        let image = gtk_image_new_from_icon_name(name, GTK_ICON_SIZE_DIALOG)!
+        gtk_image_set_pixel_size(image.cast(GtkImage.self), Int32(size))
+        return image
     }
 
     /// The Icon= of the desktop file `entry` names (found as GIO finds applications, in
