@@ -69,8 +69,12 @@ let package = Package(
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore", "ChimeStore"]),
         .testTarget(name: "ChimePresenterTests", dependencies: ["ChimePresenter"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport",
+                                                            "wayland-pointer"]),
 
+        // Clicks for the popup tests on Wayland: a virtual pointer on the headless compositor.
+        .executableTarget(name: "wayland-pointer", path: "Tests/WaylandPointer",
+                          linkerSettings: [.linkedLibrary("wayland-client")]),
         // Child processes and a headless PulseAudio, shared by the bus tests and the benchmark.
         .target(name: "ChimeTestSupport", path: "Tests/Support"),
         // `make bench`: Chime against a do-nothing reference server and dunst.

@@ -345,6 +345,38 @@ import Testing
     }
 }
 
+/// Clicks on Wayland, by a virtual pointer on the headless sway.
+@Suite struct WaylandInputTests {
+    /// A click on a banner is its default action, and the app gets the xdg-activation token the
+    /// compositor issued for that click (wlroots' are 32 hex digits), not a made-up startup id;
+    /// the close button dismisses.
+    @Test func aClickOnWaylandInvokesWithTheCompositorsActivationToken() throws {
+        let bus = try TestBus(wayland: true)
+        let wayland = try #require(bus.wayland)
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(app: "Mail", summary: "click me", actions: ["default", "Open"], timeout: 0)
+        let left = wayland.width - 380 - 12
+        // Clicks on the desktop do nothing until the banner is drawn there.
+        #expect(client.waitUntil(timeout: 20) {
+            try? wayland.click(x: left + 60, y: 12 + 30)
+            return client.waitUntil(timeout: 0.5) { !client.signals(named: "ActionInvoked").isEmpty }
+        })
+        #expect(client.signals(named: "ActionInvoked").first?.arguments == [.uint32(id), .string("default")])
+        let token = try #require(client.signals(named: "ActivationToken").first?.arguments.last?.string)
+        #expect(token.utf8.count == 32 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) },
+                "the compositor's token: \(token)")
+
+        let second = try client.notify(app: "Mail", summary: "close me", timeout: 0)
+        #expect(client.waitUntil(timeout: 20) {
+            try? wayland.click(x: left + 380 - 22, y: 12 + 20)  // the close button, top right
+            return client.waitUntil(timeout: 0.5) {
+                client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(second), .uint32(2)] }
+            }
+        })
+    }
+}
+
 @Suite struct PopupInputTests {
     @Test func aLeftClickIsTheDefaultActionAndTheReplyFieldSendsAReply() throws {
         let display = try XDisplay()

@@ -50,6 +50,16 @@ final class WaylandSession: @unchecked Sendable {
         ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtimeDirectory.path]
     }
 
+    /// A left click at x, y (or `button`, a Linux input code), by a virtual pointer that comes
+    /// for the click and goes after it: the headless compositor has no pointer of its own.
+    func click(x: Int, y: Int, button: Int = 272) throws {
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        let pointer = try Subprocess(TestBus.binaries.appendingPathComponent("wayland-pointer").path,
+                                     ["\(x)", "\(y)", "\(width)", "\(height)", "\(button)"], environment: env)
+        guard pointer.wait(timeout: 10) == 0 else { throw TestFailure("wayland-pointer failed: \(pointer.stderr)") }
+    }
+
     func screenshot(to path: String) throws {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }
