@@ -84,10 +84,14 @@ enum CenterCommands {
     /// The entries of `show` that are unix milliseconds, printed as local date and time.
     private static let times: Set = ["created", "updated", "snoozed-until"]
 
-    /// A value as `show` prints it: strings bare, times local, actions as `key=label` (as
-    /// notify-send's `--action` takes them), other lists comma-separated.
+    /// A value as `show` prints it: strings bare, times local, a close reason by name ("expired
+    /// (1)"), actions as `key=label` (as notify-send's `--action` takes them), other lists
+    /// comma-separated.
     private static func text(_ value: BusValue, of key: String) -> String {
         if times.contains(key), let milliseconds = value.integer { return LocalTimeText.full(milliseconds) }
+        if key == "close-reason", let code = value.integer, let reason = CloseReason(rawValue: UInt32(clamping: code)) {
+            return "\(reason.name) (\(code))"
+        }
         if key == "actions", let strings = value.strings {
             return Action.pairs(strings).map { "\($0.key)=\($0.label)" }.joined(separator: ", ")
         }

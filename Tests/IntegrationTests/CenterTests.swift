@@ -59,6 +59,9 @@ import Testing
         #expect(entry?["open"] as? Bool == true)
         #expect(try bus.chimectl("show", id).stdout.contains("summary: Dinner?"))
         #expect(try bus.chimectl("history", "--thread", "work").stdout.hasSuffix("Standup"))
+        #expect(try bus.chimectl("dismiss", id).status == 0)
+        let closed = try bus.chimectl("show", id).stdout
+        #expect(closed.contains("\nclose-reason: dismissed (2)\n"), "a close reason by name: \(closed)")
     }
 
     @Test func theSameNotificationAgainIsOneEntryWithARepeatCount() throws {
