@@ -322,14 +322,9 @@ import Testing
         let id = try bus.client().notify(app: "Mail", summary: "on wayland", timeout: 0)
         // The banner's top-right corner region: lighter or darker than sway's background once drawn.
         let region = (x: wayland.width - 380 - 12 + 20, y: 12 + 20, width: 200, height: 20)
-        let empty = try XDisplay.brightness(x: region.x, y: region.y, width: region.width, height: region.height, in: before)
         let shot = bus.directory.appendingPathComponent("shot.png").path
-        var drawn = empty
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            try wayland.screenshot(to: shot)
-            drawn = try XDisplay.brightness(x: region.x, y: region.y, width: region.width, height: region.height, in: shot)
-        } while abs(drawn - empty) < 0.02 && Date() < deadline
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: region.x, y: region.y, width: region.width, height: region.height,
+                                                        comparedTo: before, shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "a banner is drawn top-right: \(empty) -> \(drawn)")
         let left = try XDisplay.brightness(x: 40, y: region.y, width: region.width, height: region.height, in: shot)
         #expect(abs(left - empty) < 0.02, "nothing on the left")
@@ -347,6 +342,29 @@ import Testing
 
 /// Clicks on Wayland, by a virtual pointer on the headless sway.
 @Suite struct WaylandInputTests {
+    /// The pointer over a banner holds its expiry on Wayland too; when it goes, the banner gets
+    /// the time it had left (at least a second) and expires.
+    @Test func onWaylandThePointerOverABannerHoldsItsExpiry() throws {
+        let bus = try TestBus(wayland: true)
+        let wayland = try #require(bus.wayland)
+        let before = bus.directory.appendingPathComponent("before.png").path
+        try wayland.screenshot(to: before)
+        let client = try bus.client()
+        try client.listen()
+        // Long enough to be drawn and reached even on a loaded machine.
+        let id = try client.notify(summary: "hover me", timeout: 4_000)
+        let left = wayland.width - 380 - 12
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: left + 20, y: 32, width: 200, height: 20, comparedTo: before,
+                                                        shot: bus.directory.appendingPathComponent("shot.png").path)
+        #expect(abs(drawn - empty) >= 0.02, "drawn: \(empty) -> \(drawn)")
+        let pointer = try wayland.hover(x: left + 60, y: 40)
+        // Well past its 4 s, it is still open while the pointer stays.
+        #expect(!client.waitUntil(timeout: 5) { !client.signals(named: "NotificationClosed").isEmpty })
+        pointer.signal(SIGTERM)
+        _ = pointer.wait(timeout: 5)
+        #expect(client.waitUntil(timeout: 10) { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(1)] } })
+    }
+
     /// A click on a banner is its default action, and the app gets the xdg-activation token the
     /// compositor issued for that click (wlroots' are 32 hex digits), not a made-up startup id;
     /// the close button dismisses.

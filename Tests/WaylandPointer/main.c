@@ -1,10 +1,13 @@
 // wayland-pointer X Y WIDTH HEIGHT [BUTTON]: a virtual pointer (wlr-virtual-pointer-unstable-v1)
 // moved to X,Y of a WIDTH x HEIGHT layout, clicking BUTTON there (272, BTN_LEFT, by default). The
 // popup tests on Wayland click banners with it: a headless sway has no pointer of its own.
+// BUTTON 0: no click; it says "ready" once the pointer is there and stays until it is killed,
+// and the pointer goes with it.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wayland-client.h>
 
 // What wayland-scanner would generate from wlr-virtual-pointer-unstable-v1.xml, for the requests used.
@@ -67,6 +70,11 @@ int main(int argc, char **argv) {
     wl_proxy_marshal(pointer, 1, now_ms(), x, y, width, height);
     wl_proxy_marshal(pointer, 4);
     wl_display_roundtrip(display);
+    if (button == 0) {
+        printf("ready\n");
+        fflush(stdout);
+        for (;;) pause();
+    }
     wl_proxy_marshal(pointer, 2, now_ms(), button, 1);
     wl_proxy_marshal(pointer, 4);
     wl_display_roundtrip(display);

@@ -60,6 +60,33 @@ final class WaylandSession: @unchecked Sendable {
         guard pointer.wait(timeout: 10) == 0 else { throw TestFailure("wayland-pointer failed: \(pointer.stderr)") }
     }
 
+    /// The pointer held at x, y until the returned process is stopped (SIGTERM); it is there once
+    /// this returns.
+    func hover(x: Int, y: Int) throws -> Subprocess {
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        let pointer = try Subprocess(TestBus.binaries.appendingPathComponent("wayland-pointer").path,
+                                     ["\(x)", "\(y)", "\(width)", "\(height)", "0"], environment: env)
+        guard pointer.line(timeout: 10, matching: { $0 == "ready" }) != nil else {
+            throw TestFailure("wayland-pointer did not take its place: \(pointer.stderr)")
+        }
+        return pointer
+    }
+
+    /// Waits (up to 10 s) until the region of the screen looks other than in `before`, a
+    /// screenshot: something is drawn there. Returns the brightness before and after.
+    func waitUntilDrawn(x: Int, y: Int, width: Int, height: Int, comparedTo before: String,
+                        shot: String) throws -> (before: Double, after: Double) {
+        let empty = try XDisplay.brightness(x: x, y: y, width: width, height: height, in: before)
+        var drawn = empty
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            try screenshot(to: shot)
+            drawn = try XDisplay.brightness(x: x, y: y, width: width, height: height, in: shot)
+        } while abs(drawn - empty) < 0.02 && Date() < deadline
+        return (empty, drawn)
+    }
+
     func screenshot(to path: String) throws {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }
