@@ -1,5 +1,5 @@
 # fish completion for chimectl
-set -l commands status list history show invoke reply dismiss read restore snooze delete clear badges watch focus dnd mute apps summary reload help
+set -l commands status list history show invoke menu reply dismiss read restore snooze delete clear badges watch focus dnd mute apps summary reload help
 complete -c chimectl -f
 complete -c chimectl -n "not __fish_seen_subcommand_from $commands" -a "$commands"
 complete -c chimectl -n "__fish_seen_subcommand_from focus; and not __fish_seen_subcommand_from list on off status inhibit" -a "list on off status inhibit"
@@ -14,5 +14,5 @@ complete -c chimectl -n "__fish_seen_subcommand_from status list history summary
 complete -c chimectl -n "__fish_seen_subcommand_from watch" -l waybar
 complete -c chimectl -n "__fish_seen_subcommand_from read clear" -l app -r
 complete -c chimectl -n "__fish_seen_subcommand_from show restore snooze delete read" -a "(chimectl history 2>/dev/null | cut -f1)"
-complete -c chimectl -n "__fish_seen_subcommand_from invoke reply dismiss" -a "(chimectl list 2>/dev/null | cut -f1)"
+complete -c chimectl -n "__fish_seen_subcommand_from invoke menu reply dismiss" -a "(chimectl list 2>/dev/null | cut -f1)"
 complete -c chimectl -n "__fish_seen_subcommand_from dismiss" -l all

@@ -11,8 +11,9 @@ struct CommandLineError: Error {
         CommandLineError(message: "chimectl: \(message)", exitCode: 2, showsUsage: true)
     }
 
-    /// The daemon refused or is not there: exit 1.
-    static func failure(_ message: String) -> CommandLineError {
-        CommandLineError(message: "chimectl: \(message)", exitCode: 1)
+    /// The daemon refused or is not there: exit 1 (or `exitCode`, as 127 for a command that
+    /// could not run, as shells say it).
+    static func failure(_ message: String, exitCode: Int32 = 1) -> CommandLineError {
+        CommandLineError(message: "chimectl: \(message)", exitCode: exitCode)
     }
 }

@@ -11,6 +11,7 @@ enum Commands {
         case "status": try status(&rest)
         case "list": try list(&rest)
         case "invoke": try invoke(&rest)
+        case "menu": try menu(&rest)
         case "reply": try reply(&rest)
         case "dismiss": try dismiss(&rest)
         case "watch": try watch(&rest)
@@ -160,6 +161,32 @@ enum Commands {
         // Without an ID: the newest banner's default action, as a click on it would.
         let id = if let given { given } else { try client.newestPresented() }
         _ = try client.call("Invoke", [.uint32(id), .string(key)])
+    }
+
+    /// `menu [ID] -- PROGRAM [ARGS]`: a notification's actions (the newest banner's without ID)
+    /// offered in a menu program such as `wofi -d`, `rofi -dmenu`, `fuzzel -d` or `dmenu`, one
+    /// label a line; the one chosen is invoked, as `makoctl menu` and `dunstctl context` do.
+    static func menu(_ arguments: inout Arguments) throws(CommandLineError) {
+        let (before, command) = arguments.splitAtDoubleDash()
+        guard !command.isEmpty else { throw .usage("menu needs -- PROGRAM, such as -- wofi -d") }
+        var named = Arguments(before)
+        let given = named.isEmpty ? nil : try named.id()
+        try named.done()
+        let client = try ControlClient()
+        let id = if let given { given } else { try client.newestPresented() }
+        // An open notification from the list; a closed one from the center.
+        var record = try client.notifications().first { $0["id"]?.integer == Int64(id) }
+        if record == nil { record = try client.call("Show", [.uint32(id)]).first?.vardictEntries }
+        let actions = Action.pairs(record?["actions"]?.strings ?? [])
+        guard !actions.isEmpty else { throw .failure("notification \(id) has no actions") }
+        let choices = actions.map { ($0.label.isEmpty ? $0.key : $0.label).withoutControlCharacters() }
+        guard let chosen = ChildCommand.run(command, input: choices.joined(separator: "\n") + "\n") else {
+            throw .failure("cannot run \(command[0])", exitCode: 127)
+        }
+        // Escape in a menu program: a failure status, or no line.
+        let line = chosen.output.split(separator: "\n").first.map(String.init)
+        guard chosen.status == 0, let line, let index = choices.firstIndex(of: line) else { throw .failure("no action was chosen") }
+        _ = try client.call("Invoke", [.uint32(id), .string(actions[index].key)])
     }
 
     static func reply(_ arguments: inout Arguments) throws(CommandLineError) {

@@ -95,23 +95,9 @@ enum FocusCommands {
                                                                        .vardict([("focus", .string(focus))])]).first else {
             throw .failure("chimed gave no inhibitor cookie")
         }
-        let status = run(command)
+        let status = ChildCommand.run(command)?.status
         _ = try? client.call("UnInhibit", [.uint32(cookie)])
+        guard let status else { throw .failure("cannot run \(command[0])", exitCode: 127) }
         exit(status)
-    }
-
-    private static func run(_ command: [String]) -> Int32 {
-        var pid: pid_t = 0
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawnp(&pid, command[0], nil, nil, argv, environ) == 0 else {
-            let text = "chimectl: cannot run \(command[0])\n"
-            _ = text.withCString { write(2, $0, strlen($0)) }
-            return 127
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = status & 0x7f == 0
-        return exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }

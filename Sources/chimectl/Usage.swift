@@ -12,6 +12,10 @@ enum Usage {
       invoke [ID [KEY]]        choose an action, as a click would (the default action without KEY);
                                works on closed notifications while their app is running; without
                                ID, the newest banner's default action
+      menu [ID] -- PROGRAM [ARGS]
+                               offer a notification's actions in a menu program (wofi -d,
+                               rofi -dmenu, fuzzel -d, dmenu) and invoke the one chosen; without
+                               ID, the newest banner's
       reply ID TEXT            answer a notification that offers an inline reply
       dismiss [ID | --all]     close notifications as the user (reason 2); without ID, the newest
                                banner

@@ -19,6 +19,27 @@ import Testing
         return found
     }
 
+    /// `menu` offers the actions' labels to a menu program, one a line, and invokes the one it
+    /// prints; Escape (a failure status) or a program that cannot run invokes nothing.
+    @Test func menuOffersTheActionsToAMenuProgramAndInvokesTheOneChosen() throws {
+        let waiting = try bus.start("notify-send", ["--wait", "-t", "0", "-A", "yes=Yes", "-A", "no=No", "Deploy?", "prod"])
+        let client = try bus.client()
+        #expect(try id(of: "Deploy?", client: client) != nil)
+        let offered = bus.directory.appendingPathComponent("offered").path
+        let escaped = try bus.chimectl("menu", "--", "sh", "-c", "cat > \(offered); exit 1")
+        #expect(escaped.status == 1 && escaped.stderr.contains("no action was chosen"), "\(escaped)")
+        #expect(try String(contentsOfFile: offered, encoding: .utf8) == "Yes\nNo\n")
+        let missing = try bus.chimectl("menu", "--", "no-such-menu")
+        #expect(missing.status == 127 && missing.stderr.contains("cannot run no-such-menu"), "\(missing)")
+        #expect(try client.list().count == 1, "nothing invoked yet")
+        #expect(try bus.chimectl("menu", "--", "sh", "-c", "cat > /dev/null; echo No").status == 0)
+        #expect(waiting.wait(timeout: 10) == 0)
+        #expect(waiting.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "no")
+        let plain = try client.notify(summary: "no actions", timeout: 0)
+        let none = try bus.chimectl("menu", "\(plain)", "--", "cat")
+        #expect(none.status == 1 && none.stderr.contains("notification \(plain) has no actions"), "\(none)")
+    }
+
     @Test func chimectlInvokeReachesNotifySendWait() throws {
         let sender = try bus.start("notify-send", ["--action=ok=OK", "--action=no=No", "--wait", "Question", "?"])
         let id = try #require(try id(of: "Question", client: bus.client()))

@@ -120,6 +120,9 @@ import Testing
         #expect(try bus.chimectl("focus", "status").stdout == "Focus: off")
         let failing = try bus.run(TestBus.chimectl, ["focus", "inhibit", "--", "/bin/sh", "-c", "exit 3"])
         #expect(failing.status == 3, "the command's status is chimectl's")
+        let missing = try bus.run(TestBus.chimectl, ["focus", "inhibit", "--", "no-such-command"])
+        #expect(missing.status == 127 && missing.stderr.contains("cannot run no-such-command"), "\(missing)")
+        #expect(try bus.chimectl("focus", "status").stdout == "Focus: off", "the inhibitor is let go")
     }
 
     @Test func anInhibitorEndsWhenItsClientLeavesTheBus() throws {

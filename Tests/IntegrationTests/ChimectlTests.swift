@@ -220,4 +220,19 @@ import Testing
         let result = try bus.run("/bin/bash", ["-c", script])
         #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false) == ["focus", "dnd work", "toggle", "snooze", "unread"])
     }
+
+    /// Every completion offers every command `chimectl help` lists, and no other.
+    @Test func eachShellsCompletionKnowsEveryCommand() throws {
+        let bus = try TestBus(daemon: false)
+        let help = try bus.chimectl("help").stdout.split(separator: "\n")
+        let listed = Set(help.drop { $0 != "commands:" }.dropFirst().prefix { !$0.isEmpty }
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first.map(String.init) })
+        #expect(listed.contains("menu") && listed.contains("help") && listed.count > 20, "\(listed)")
+        for (file, prefix) in [("chimectl.bash", "    local commands=\""), ("_chimectl", "    commands=("), ("chimectl.fish", "set -l commands ")] {
+            let text = try String(contentsOfFile: TestBus.packageRoot.path + "/completions/" + file, encoding: .utf8)
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(prefix) }, "\(file)")
+            let words = line.dropFirst(prefix.count).split { " \")".contains($0) }.map(String.init)
+            #expect(Set(words) == listed, "\(file): \(Set(words).symmetricDifference(listed))")
+        }
+    }
 }
