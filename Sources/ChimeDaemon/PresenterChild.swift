@@ -4,7 +4,7 @@ import Glibc
 
 /// Starts `chime-presenter` (installed beside chimed) when there is a display and banners are on,
 /// and notices when it ends: a display that went away ends the banners, never chimed.
-final class PresenterChild {
+public final class PresenterChild {
     /// Whether banners are shown, and if not, why: for `chimectl status`.
     enum Status: String {
         case on
@@ -16,10 +16,20 @@ final class PresenterChild {
         case ended
     }
 
+    /// chime-presenter's exit status when it cannot open the display. chimed then starts it
+    /// again a few times (`retryDelays`): a display still coming up, or one too busy to answer
+    /// at once, still gets its banners.
+    public static let displayUnavailable: Int32 = 3
+    static let retryDelays: [UInt32] = [1_000, 2_000, 4_000]
+
     private var pid: pid_t?
     private let environment: [String: String]
     private let configPath: String
     private(set) var status = Status.off
+    /// Whether banners are wanted (on in the config, and a display named), and how many times in
+    /// a row the presenter could not open the display.
+    private var wanted = false
+    private var failedOpens = 0
 
     init(environment: [String: String], configPath: String) {
         self.environment = environment
@@ -37,7 +47,9 @@ final class PresenterChild {
                         + "([popups] enabled = false says you want none)")
         }
         if !settings.enabled { status = .off }
-        switch (settings.enabled && hasDisplay(environment), pid) {
+        wanted = settings.enabled && hasDisplay(environment)
+        failedOpens = 0
+        switch (wanted, pid) {
         case (true, nil): start()
         case (true, let pid?): kill(pid, SIGHUP)
         case (false, let pid?):
@@ -78,7 +90,17 @@ final class PresenterChild {
         // WIFEXITED/WEXITSTATUS/WTERMSIG by hand: the C macros do not import.
         let signal = status & 0x7f
         let code = (status >> 8) & 0xff
-        if signal != 0 {
+        if signal == 0, code == Self.displayUnavailable, failedOpens < Self.retryDelays.count {
+            let delay = Self.retryDelays[failedOpens]
+            failedOpens += 1
+            Log.warning("the banner presenter cannot open the display; trying again in \(delay / 1_000) s")
+            GLibSources.timeout(milliseconds: delay) { [weak self] in
+                if let self, wanted, pid == nil { start() }
+                return false
+            }
+        } else if signal == 0, code == Self.displayUnavailable {
+            Log.warning("the banner presenter cannot open the display; chimed runs on without banners")
+        } else if signal != 0 {
             Log.warning("the banner presenter ended (signal \(signal)); chimed runs on without banners")
         } else if code != 0 {
             Log.warning("the banner presenter ended (exit \(code), the display may be gone); chimed runs on without banners")

@@ -33,15 +33,14 @@ public final class PopupPresenter {
     /// What the banners have to say (an image they could not show), in chimed's log.
     private let log: (String) -> Void
 
-    /// Starts GTK when there is a display (DISPLAY or WAYLAND_DISPLAY) and it opens; nil otherwise,
-    /// and chimed runs headless. `css`: the user's style sheet, applied over the shipped one.
+    /// GTK on the display DISPLAY or WAYLAND_DISPLAY names; false when it cannot be opened.
+    public static func openDisplay() -> Bool { gtk_init_check(nil, nil) != 0 }
+
+    /// Banners on the display (`openDisplay` first); nil when they are turned off or there is
+    /// none. `css`: the user's style sheet, applied over the shipped one.
     public init?(settings: PopupSettings, css: String?, environment: [String: String], callbacks: Callbacks,
                  log: @escaping (String) -> Void) {
-        guard settings.enabled, hasDisplay(environment) else { return nil }
-        guard gtk_init_check(nil, nil) != 0 else {
-            log("cannot open the display; banners are off and chimed runs headless")
-            return nil
-        }
+        guard settings.enabled, hasDisplay(environment), Self.openDisplay() else { return nil }
         self.settings = settings
         self.callbacks = callbacks
         self.log = log

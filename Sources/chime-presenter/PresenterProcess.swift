@@ -31,6 +31,11 @@ enum PresenterProcess {
             connection.send(.methodCall(destination: controlName, path: controlPath, interface: controlName,
                                         method: method, arguments: arguments))
         }
+        let display = environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? ""
+        guard PopupPresenter.openDisplay() else {
+            Log.warning("presenter: cannot open the display \(display)")
+            return PresenterChild.displayUnavailable
+        }
         let css = ConfigLoader.folder(environment: environment) + "/style.css"
         guard let presenter = PopupPresenter(
             settings: settings.popups, css: access(css, R_OK) == 0 ? css : nil, environment: environment,

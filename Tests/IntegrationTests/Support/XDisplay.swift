@@ -7,24 +7,44 @@ import Testing
 /// screenshots (ImageMagick's import), windows and clicks (xdotool).
 final class XDisplay: @unchecked Sendable {
     let name: String
-    private let server: Subprocess
+    private var server: Subprocess?
     let width = 1280, height = 800
 
     init() throws {
         // Xvfb picks a free display number itself and prints it: tests start displays at once.
-        server = try Subprocess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
-                                environment: ProcessInfo.processInfo.environment)
+        let server = try Self.xvfb([])
         guard let number = server.line(timeout: 10, matching: { Int($0) != nil }) else {
             throw TestFailure("Xvfb did not start: \(server.stderr)")
         }
         name = ":\(number)"
+        self.server = server
+    }
+
+    /// A display named now and started later (`start`), as one still coming up when chimed
+    /// starts: a number from 400 on that no X server holds.
+    init(startingLater: Void) throws {
+        guard let number = (400..<500).first(where: { access("/tmp/.X\($0)-lock", F_OK) != 0 }) else {
+            throw TestFailure("no free X display number from 400 to 499")
+        }
+        name = ":\(number)"
+    }
+
+    func start() throws {
+        let server = try Self.xvfb([name])
+        guard server.line(timeout: 10, matching: { ":" + $0 == name }) != nil else { throw TestFailure("Xvfb \(name) did not start: \(server.stderr)") }
+        self.server = server
+    }
+
+    private static func xvfb(_ display: [String]) throws -> Subprocess {
+        try Subprocess("/usr/bin/Xvfb", display + ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                       environment: ProcessInfo.processInfo.environment)
     }
 
     deinit { stop() }
 
     /// Ends the X server, as when a session's display goes away.
     func stop() {
-        guard server.isRunning else { return }
+        guard let server, server.isRunning else { return }
         server.signal(SIGTERM)
         _ = server.wait(timeout: 5)
     }
