@@ -70,11 +70,12 @@ let package = Package(
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore", "ChimeStore"]),
         .testTarget(name: "ChimePresenterTests", dependencies: ["ChimePresenter"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport",
-                                                            "wayland-pointer"]),
+                                                            "wayland-input"]),
 
-        // Clicks for the popup tests on Wayland: a virtual pointer on the headless compositor.
-        .executableTarget(name: "wayland-pointer", path: "Tests/WaylandPointer",
-                          linkerSettings: [.linkedLibrary("wayland-client")]),
+        // Clicks and keys for the popup tests on Wayland: a virtual pointer and keyboard on the
+        // headless compositor.
+        .executableTarget(name: "wayland-input", path: "Tests/WaylandInput",
+                          linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
         // Child processes and a headless PulseAudio, shared by the bus tests and the benchmark.
         .target(name: "ChimeTestSupport", path: "Tests/Support"),
         // `make bench`: Chime against a do-nothing reference server and dunst.

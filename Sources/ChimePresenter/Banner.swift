@@ -24,7 +24,10 @@ final class Banner {
         let events = gtk_event_box_new()!
         gtk_widget_add_events(events, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         gtk_container_add(window.cast(GtkContainer.self), events)
-        gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks, log: log))
+        let window = window
+        let keyboard = { (take: Bool) in OverlayWindow.takeKeyboard(window, take, layerShell: layerShell) }
+        gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks, log: log,
+                                                                     keyboard: keyboard))
         GtkSignals.connectEvent(events.raw, "button-press-event") { event in
             let button = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button
             if button == 1, content.hasDefaultAction {
@@ -63,8 +66,9 @@ final class Banner {
 
     // MARK: Content
 
-    private static func body(_ content: BannerContent, settings: PopupSettings,
-                             callbacks: PopupPresenter.Callbacks, log: (String) -> Void) -> UnsafeMutablePointer<GtkWidget> {
+    /// `keyboard`: the reply field was clicked into (true), or is done with (false).
+    private static func body(_ content: BannerContent, settings: PopupSettings, callbacks: PopupPresenter.Callbacks,
+                             log: (String) -> Void, keyboard: @escaping (Bool) -> Void) -> UnsafeMutablePointer<GtkWidget> {
         let id = content.id
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         column.addClass("content")
@@ -107,6 +111,15 @@ final class Banner {
             GtkSignals.connect(entry.raw, "activate") {
                 let text = String(cString: gtk_entry_get_text(entry.cast(GtkEntry.self)))
                 if !text.isEmpty { callbacks.reply(id, text) }
+                keyboard(false)
+            }
+            // The keyboard comes with a click into the field and goes with Return or Escape.
+            GtkSignals.connectEvent(entry.raw, "button-press-event") { _ in keyboard(true); return false }
+            GtkSignals.connectEvent(entry.raw, "key-press-event") { event in
+                if UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventKey.self).pointee.keyval == UInt32(GDK_KEY_Escape) {
+                    keyboard(false)
+                }
+                return false
             }
             gtk_box_pack_start(column.cast(GtkBox.self), entry, 0, 0, 0)
         }

@@ -15,9 +15,22 @@ enum OverlayWindow {
             gtk_layer_set_layer(gtkWindow, GTK_LAYER_SHELL_LAYER_OVERLAY)
             gtk_layer_set_anchor(gtkWindow, GTK_LAYER_SHELL_EDGE_TOP, 1)
             gtk_layer_set_anchor(gtkWindow, GTK_LAYER_SHELL_EDGE_LEFT, 1)
-            gtk_layer_set_keyboard_interactivity(gtkWindow, keyboard ? 1 : 0)
+            // No keyboard until the user asks for it (`takeKeyboard`): sway gives the keyboard to
+            // an overlay surface that asks for any when it appears, so a banner with a reply
+            // field would take it from the window the user is typing in.
+            gtk_layer_set_keyboard_mode(gtkWindow, GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
         }
         return window
+    }
+
+    /// The user clicked into the banner's reply field (true), or is done with it: on Wayland the
+    /// banner holds the keyboard meanwhile, and gives it back after. On X11 a click focuses it.
+    static func takeKeyboard(_ window: UnsafeMutablePointer<GtkWidget>, _ take: Bool, layerShell: Bool) {
+        guard layerShell else { return }
+        gtk_layer_set_keyboard_mode(window.cast(GtkWindow.self),
+                                    take ? GTK_LAYER_SHELL_KEYBOARD_MODE_EXCLUSIVE : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+        // The change reaches the compositor with the surface's next commit: draw one.
+        gtk_widget_queue_draw(window)
     }
 
     /// Puts the window's top-left corner at (x, y) of `monitor`, whose work area starts at `origin`.

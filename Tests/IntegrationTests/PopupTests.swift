@@ -330,14 +330,12 @@ import Testing
     @Test func bannersAppearInTheCornerOnWaylandAndGoWhenDismissed() throws {
         let bus = try TestBus(wayland: true)
         let wayland = try #require(bus.wayland)
-        let before = bus.directory.appendingPathComponent("before.png").path
-        try wayland.screenshot(to: before)
         let id = try bus.client().notify(app: "Mail", summary: "on wayland", timeout: 0)
         // The banner's top-right corner region: lighter or darker than sway's background once drawn.
         let region = (x: wayland.width - 380 - 12 + 20, y: 12 + 20, width: 200, height: 20)
         let shot = bus.directory.appendingPathComponent("shot.png").path
         let (empty, drawn) = try wayland.waitUntilDrawn(x: region.x, y: region.y, width: region.width, height: region.height,
-                                                        comparedTo: before, shot: shot)
+                                                        shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "a banner is drawn top-right: \(empty) -> \(drawn)")
         let left = try XDisplay.brightness(x: 40, y: region.y, width: region.width, height: region.height, in: shot)
         #expect(abs(left - empty) < 0.02, "nothing on the left")
@@ -353,22 +351,52 @@ import Testing
     }
 }
 
-/// Clicks on Wayland, by a virtual pointer on the headless sway.
+/// Clicks and keys on Wayland, by a virtual pointer and keyboard on the headless sway.
 @Suite struct WaylandInputTests {
+    /// A banner with a reply field does not take the keyboard when it appears: what the user
+    /// types goes on to where it went (here nowhere, so no reply is sent). Clicked, the field
+    /// takes the keyboard, and Return sends the reply.
+    @Test func onWaylandTheReplyFieldTakesTheKeyboardOnlyWhenClicked() throws {
+        let bus = try TestBus(wayland: true)
+        let wayland = try #require(bus.wayland)
+        let keyboard = try wayland.keyboard(typing: ["not for you", "on my way"])
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(summary: "reply to me", actions: ["inline-reply", "Reply"], timeout: 0)
+        let left = wayland.width - 380 - 12
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: left + 20, y: 32, width: 200, height: 20, shot: shot)
+        #expect(abs(drawn - empty) >= 0.02, "drawn: \(empty) -> \(drawn)")
+        try keyboard.type()
+        // Taken, the keys would be a reply, or Return would press the banner's close button.
+        #expect(!client.waitUntil(timeout: 2) {
+            !client.signals(named: "NotificationReplied").isEmpty || !client.signals(named: "NotificationClosed").isEmpty
+        }, "a banner that appears does not take the keyboard: \(client.signals.map(\.member))")
+        // The banner's bottom, drawn whole by now: the last row of its column that is not the
+        // background's.
+        try wayland.screenshot(to: shot)
+        let column = try XDisplay.column(x: left + 40, in: shot)
+        let background = try #require(column.last)
+        let bottom = try #require(column.indices.last { abs(column[$0] - background) > 0.02 })
+        try wayland.click(x: left + 190, y: bottom - 26)  // the reply field, its last row
+        #expect(try client.list().contains { $0["id"] == .uint32(id) }, "the click was on the field, not the banner (bottom \(bottom))")
+        try keyboard.type()
+        #expect(client.waitUntil { client.signals(named: "NotificationReplied").contains { $0.arguments == [.uint32(id), .string("on my way")] } },
+                "\(client.signals(named: "NotificationReplied"))")
+    }
+
     /// The pointer over a banner holds its expiry on Wayland too; when it goes, the banner gets
     /// the time it had left (at least a second) and expires.
     @Test func onWaylandThePointerOverABannerHoldsItsExpiry() throws {
         let bus = try TestBus(wayland: true)
         let wayland = try #require(bus.wayland)
-        let before = bus.directory.appendingPathComponent("before.png").path
-        try wayland.screenshot(to: before)
         let client = try bus.client()
         try client.listen()
         // Long enough to be drawn and reached even on a loaded machine.
         let id = try client.notify(summary: "hover me", timeout: 4_000)
         let left = wayland.width - 380 - 12
-        let (empty, drawn) = try wayland.waitUntilDrawn(x: left + 20, y: 32, width: 200, height: 20, comparedTo: before,
-                                                        shot: bus.directory.appendingPathComponent("shot.png").path)
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: left + 20, y: 32, width: 200, height: 20, shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "drawn: \(empty) -> \(drawn)")
         let pointer = try wayland.hover(x: left + 60, y: 40)
         // Well past its 4 s, it is still open while the pointer stays.

@@ -53,35 +53,62 @@ final class WaylandSession: @unchecked Sendable {
     /// A left click at x, y (or `button`, a Linux input code), by a virtual pointer that comes
     /// for the click and goes after it: the headless compositor has no pointer of its own.
     func click(x: Int, y: Int, button: Int = 272) throws {
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { _, new in new }
-        let pointer = try Subprocess(TestBus.binaries.appendingPathComponent("wayland-pointer").path,
-                                     ["\(x)", "\(y)", "\(width)", "\(height)", "\(button)"], environment: env)
-        guard pointer.wait(timeout: 10) == 0 else { throw TestFailure("wayland-pointer failed: \(pointer.stderr)") }
+        let pointer = try input(["pointer", "\(x)", "\(y)", "\(width)", "\(height)", "\(button)"])
+        guard pointer.wait(timeout: 10) == 0 else { throw TestFailure("wayland-input failed: \(pointer.stderr)") }
     }
 
     /// The pointer held at x, y until the returned process is stopped (SIGTERM); it is there once
     /// this returns.
     func hover(x: Int, y: Int) throws -> Subprocess {
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { _, new in new }
-        let pointer = try Subprocess(TestBus.binaries.appendingPathComponent("wayland-pointer").path,
-                                     ["\(x)", "\(y)", "\(width)", "\(height)", "0"], environment: env)
+        let pointer = try input(["pointer", "\(x)", "\(y)", "\(width)", "\(height)", "0"])
         guard pointer.line(timeout: 10, matching: { $0 == "ready" }) != nil else {
-            throw TestFailure("wayland-pointer did not take its place: \(pointer.stderr)")
+            throw TestFailure("wayland-input did not take its place: \(pointer.stderr)")
         }
         return pointer
     }
 
-    /// Waits (up to 10 s) until the region of the screen looks other than in `before`, a
-    /// screenshot: something is drawn there. Returns the brightness before and after.
-    func waitUntilDrawn(x: Int, y: Int, width: Int, height: Int, comparedTo before: String,
-                        shot: String) throws -> (before: Double, after: Double) {
-        let empty = try XDisplay.brightness(x: x, y: y, width: width, height: height, in: before)
-        var drawn = empty
+    /// A virtual keyboard that will type `texts` (lowercase letters and spaces), one and Return
+    /// at each `type()`, into whatever has the keyboard focus. Made before the typing: clients
+    /// take a new keyboard in their own time, and keys sent before are lost.
+    final class Keyboard {
+        private let process: Subprocess
+        private var typed = 0
+
+        fileprivate init(_ process: Subprocess) throws {
+            self.process = process
+            guard process.line(timeout: 10, matching: { $0 == "ready" }) != nil else {
+                throw TestFailure("wayland-input's keyboard did not come: \(process.stderr)")
+            }
+        }
+
+        func type() throws {
+            typed += 1
+            process.signal(SIGUSR1)
+            guard process.line(timeout: 10, matching: { [typed] in $0 == "typed \(typed)" }) != nil else {
+                throw TestFailure("wayland-input did not type: \(process.stderr)")
+            }
+        }
+    }
+
+    func keyboard(typing texts: [String]) throws -> Keyboard {
+        try Keyboard(input(["keyboard"] + texts))
+    }
+
+    private func input(_ arguments: [String]) throws -> Subprocess {
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        return try Subprocess(TestBus.binaries.appendingPathComponent("wayland-input").path, arguments, environment: env)
+    }
+
+    /// Waits (up to 10 s) until the region of the screen looks other than the same area in the
+    /// bottom-left corner, where no banner goes: something is drawn there. Returns the two
+    /// brightnesses of the last screenshot, taken to `shot`.
+    func waitUntilDrawn(x: Int, y: Int, width: Int, height: Int, shot: String) throws -> (empty: Double, drawn: Double) {
+        var empty = 0.0, drawn = 0.0
         let deadline = Date().addingTimeInterval(10)
         repeat {
             try screenshot(to: shot)
+            empty = try XDisplay.brightness(x: 20, y: self.height - height - 20, width: width, height: height, in: shot)
             drawn = try XDisplay.brightness(x: x, y: y, width: width, height: height, in: shot)
         } while abs(drawn - empty) < 0.02 && Date() < deadline
         return (empty, drawn)

@@ -110,6 +110,16 @@ final class XDisplay: @unchecked Sendable {
         return Double(convert.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
+    /// The grey level (0...1) of each pixel of column `x` of a screenshot, top to bottom.
+    static func column(x: Int, in shot: String) throws -> [Double] {
+        // Plain PGM: "P2", width, height, maximum, then one number a pixel.
+        let convert = try Subprocess("/usr/bin/convert", [shot, "-crop", "1x100000+\(x)+0", "+repage", "-colorspace", "Gray",
+                                                          "-depth", "8", "-compress", "none", "pgm:-"],
+                                     environment: ProcessInfo.processInfo.environment)
+        guard convert.wait(timeout: 20) == 0 else { throw TestFailure("convert failed: \(convert.stderr)") }
+        return convert.stdout.split(whereSeparator: \.isWhitespace).dropFirst(4).compactMap { Double($0).map { $0 / 255 } }
+    }
+
     func screenshot(to path: String) throws {
         try run("/usr/bin/import", ["-window", "root", path])
     }
