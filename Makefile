@@ -8,7 +8,7 @@ CONFIG ?= debug
 APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-bin \
                libnotify-bin libcanberra-dev libcanberra-pulse sound-theme-freedesktop \
                pulseaudio pulseaudio-utils sox libsox-fmt-base libsqlite3-dev \
-               libgtk-3-dev libgtk-layer-shell-dev libwayland-dev xvfb xdotool imagemagick sway grim bsdutils
+               libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxkbcommon-dev xvfb xdotool imagemagick sway grim bsdutils
 
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst
