@@ -359,7 +359,6 @@ import Testing
     @Test func onWaylandTheReplyFieldTakesTheKeyboardOnlyWhenClicked() throws {
         let bus = try TestBus(wayland: true)
         let wayland = try #require(bus.wayland)
-        let keyboard = try wayland.keyboard(typing: ["not for you", "on my way"])
         let client = try bus.client()
         try client.listen()
         let id = try client.notify(summary: "reply to me", actions: ["inline-reply", "Reply"], timeout: 0)
@@ -367,7 +366,7 @@ import Testing
         let shot = bus.directory.appendingPathComponent("shot.png").path
         let (empty, drawn) = try wayland.waitUntilDrawn(x: left + 20, y: 32, width: 200, height: 20, shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "drawn: \(empty) -> \(drawn)")
-        try keyboard.type()
+        try wayland.type("not for you")
         // Taken, the keys would be a reply, or Return would press the banner's close button.
         #expect(!client.waitUntil(timeout: 2) {
             !client.signals(named: "NotificationReplied").isEmpty || !client.signals(named: "NotificationClosed").isEmpty
@@ -378,9 +377,12 @@ import Testing
         let column = try XDisplay.column(x: left + 40, in: shot)
         let background = try #require(column.last)
         let bottom = try #require(column.indices.last { abs(column[$0] - background) > 0.02 })
+        let windows = try wayland.keyboardFocus()
         try wayland.click(x: left + 190, y: bottom - 26)  // the reply field, its last row
         #expect(try client.list().contains { $0["id"] == .uint32(id) }, "the click was on the field, not the banner (bottom \(bottom))")
-        try keyboard.type()
+        // The banner takes the keyboard once it has handled the click; keys before that are lost.
+        #expect(client.waitUntil { (try? wayland.keyboardFocus()) != windows }, "the banner has the keyboard")
+        try wayland.type("on my way")
         #expect(client.waitUntil { client.signals(named: "NotificationReplied").contains { $0.arguments == [.uint32(id), .string("on my way")] } },
                 "\(client.signals(named: "NotificationReplied"))")
     }
@@ -398,11 +400,10 @@ import Testing
         let shot = bus.directory.appendingPathComponent("shot.png").path
         let (empty, drawn) = try wayland.waitUntilDrawn(x: left + 20, y: 32, width: 200, height: 20, shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "drawn: \(empty) -> \(drawn)")
-        let pointer = try wayland.hover(x: left + 60, y: 40)
+        try wayland.movePointer(x: left + 60, y: 40)
         // Well past its 4 s, it is still open while the pointer stays.
         #expect(!client.waitUntil(timeout: 5) { !client.signals(named: "NotificationClosed").isEmpty })
-        pointer.signal(SIGTERM)
-        _ = pointer.wait(timeout: 5)
+        try wayland.movePointer(x: 20, y: wayland.height - 20)
         #expect(client.waitUntil(timeout: 10) { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(1)] } })
     }
 
@@ -416,16 +417,18 @@ import Testing
         try client.listen()
         let id = try client.notify(app: "Mail", summary: "click me", actions: ["default", "Open"], timeout: 0)
         let left = wayland.width - 380 - 12
-        // Clicks on the desktop do nothing until the banner is drawn there.
-        #expect(client.waitUntil(timeout: 20) {
-            try? wayland.click(x: left + 60, y: 12 + 30)
-            return client.waitUntil(timeout: 0.5) { !client.signals(named: "ActionInvoked").isEmpty }
-        })
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: left + 20, y: 32, width: 200, height: 20,
+                                                        shot: bus.directory.appendingPathComponent("shot.png").path)
+        #expect(abs(drawn - empty) >= 0.02, "drawn: \(empty) -> \(drawn)")
+        try wayland.click(x: left + 60, y: 12 + 30)
+        #expect(client.waitUntil { !client.signals(named: "ActionInvoked").isEmpty })
         #expect(client.signals(named: "ActionInvoked").first?.arguments == [.uint32(id), .string("default")])
         let token = try #require(client.signals(named: "ActivationToken").first?.arguments.last?.string)
         #expect(token.utf8.count == 32 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) },
                 "the compositor's token: \(token)")
 
+        // The second banner takes the first one's place once that one is gone from the screen,
+        // which no signal says: a click on its close button until it closes.
         let second = try client.notify(app: "Mail", summary: "close me", timeout: 0)
         #expect(client.waitUntil(timeout: 20) {
             try? wayland.click(x: left + 380 - 22, y: 12 + 20)  // the close button, top right

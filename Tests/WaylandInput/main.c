@@ -1,15 +1,14 @@
-// wayland-input: a person at a headless wlroots compositor (sway), for the popup tests on Wayland,
-// where the compositor has no pointer or keyboard of its own.
+// wayland-input COMMAND_FILE: a person at a headless wlroots compositor (sway), for the popup
+// tests on Wayland, where the compositor has no pointer or keyboard of its own.
 //
-//   wayland-input pointer X Y WIDTH HEIGHT [BUTTON]
-//       a virtual pointer (wlr-virtual-pointer-unstable-v1) moved to X,Y of a WIDTH x HEIGHT
-//       layout, clicking BUTTON there (272, BTN_LEFT, by default). BUTTON 0: no click; it says
-//       "ready" once the pointer is there and stays until it is killed, and the pointer goes with it.
-//   wayland-input keyboard TEXT...
-//       a virtual keyboard (virtual-keyboard-unstable-v1, US layout). It says "ready" once it is
-//       there; at each SIGUSR1 it types the next TEXT (lowercase letters and spaces) and Return
-//       into whatever has the keyboard focus, and says "typed N". It comes before the typing
-//       because clients take a new keyboard in their own time, and keys sent before are lost.
+// It makes a virtual pointer (wlr-virtual-pointer-unstable-v1) and a virtual keyboard
+// (virtual-keyboard-unstable-v1, US layout) and says "ready". They come first and stay: clients
+// take a new device in their own time, and events sent before they have are lost. Then at each
+// SIGUSR1 it does the one command in COMMAND_FILE and says "done N" (N counts the commands):
+//   move X Y WIDTH HEIGHT         the pointer to X,Y of a WIDTH x HEIGHT layout
+//   click X Y WIDTH HEIGHT BUTTON  moves there and clicks BUTTON (272 is the left button)
+//   type TEXT                     types TEXT (lowercase letters and spaces) and Return
+// SIGTERM ends it, and the devices go with it.
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -93,45 +92,43 @@ static int fail(const char *message) {
 }
 
 // Each event is a frame of its own, and the compositor has taken it before the next.
-static int pointer(struct wl_display *display, int argc, char **argv) {
-    if (argc < 6) return fail("pointer needs X Y WIDTH HEIGHT [BUTTON]");
-    if (!pointer_manager) return fail("the compositor has no virtual pointers");
-    uint32_t x = atoi(argv[2]), y = atoi(argv[3]), width = atoi(argv[4]), height = atoi(argv[5]);
-    uint32_t button = argc > 6 ? atoi(argv[6]) : 272;
-    struct wl_proxy *device = wl_proxy_marshal_constructor(pointer_manager, 0, &zwlr_virtual_pointer_v1_interface, seat, NULL);
-    wl_proxy_marshal(device, POINTER_MOTION_ABSOLUTE, now_ms(), x, y, width, height);
-    wl_proxy_marshal(device, POINTER_FRAME);
+static void move(struct wl_display *display, struct wl_proxy *pointer, uint32_t x, uint32_t y, uint32_t width, uint32_t height) {
+    wl_proxy_marshal(pointer, POINTER_MOTION_ABSOLUTE, now_ms(), x, y, width, height);
+    wl_proxy_marshal(pointer, POINTER_FRAME);
     wl_display_roundtrip(display);
-    if (button == 0) {
-        printf("ready\n");
-        fflush(stdout);
-        for (;;) pause();
-    }
+}
+
+static void click(struct wl_display *display, struct wl_proxy *pointer, uint32_t button) {
     const uint32_t pressed_then_released[] = { 1, 0 };
     for (int i = 0; i < 2; i++) {
-        wl_proxy_marshal(device, POINTER_BUTTON, now_ms(), button, pressed_then_released[i]);
-        wl_proxy_marshal(device, POINTER_FRAME);
+        wl_proxy_marshal(pointer, POINTER_BUTTON, now_ms(), button, pressed_then_released[i]);
+        wl_proxy_marshal(pointer, POINTER_FRAME);
         wl_display_roundtrip(display);
     }
-    wl_proxy_marshal(device, POINTER_DESTROY);
-    wl_display_roundtrip(display);
-    return 0;
 }
 
 // Linux input codes of the US layout's letters, a to z.
 static const uint32_t letter_codes[26] = { 30, 48, 46, 32, 18, 33, 34, 35, 23, 36, 37, 38, 50, 49, 24, 25, 16, 19, 31, 20, 22, 47, 17, 45, 21, 44 };
 enum { KEY_SPACE = 57, KEY_ENTER = 28 };
 
-static void press(struct wl_display *display, struct wl_proxy *device, uint32_t code) {
-    wl_proxy_marshal(device, KEYBOARD_KEY, now_ms(), code, 1);
-    wl_proxy_marshal(device, KEYBOARD_KEY, now_ms(), code, 0);
+static void press(struct wl_display *display, struct wl_proxy *keyboard, uint32_t code) {
+    wl_proxy_marshal(keyboard, KEYBOARD_KEY, now_ms(), code, 1);
+    wl_proxy_marshal(keyboard, KEYBOARD_KEY, now_ms(), code, 0);
     wl_display_roundtrip(display);
 }
 
-static int keyboard(struct wl_display *display, int argc, char **argv) {
-    if (argc < 3) return fail("keyboard needs TEXT...");
-    if (!keyboard_manager) return fail("the compositor has no virtual keyboards");
-    // The keymap a virtual keyboard must give first: the default (US) one, as text in a file.
+static int type(struct wl_display *display, struct wl_proxy *keyboard, const char *text) {
+    for (const char *c = text; *c && *c != '\n'; c++) {
+        if (*c >= 'a' && *c <= 'z') press(display, keyboard, letter_codes[*c - 'a']);
+        else if (*c == ' ') press(display, keyboard, KEY_SPACE);
+        else return fail("type takes lowercase letters and spaces");
+    }
+    press(display, keyboard, KEY_ENTER);
+    return 0;
+}
+
+// The keymap a virtual keyboard must give first: the default (US) one, as text in a file.
+static int give_keymap(struct wl_display *display, struct wl_proxy *keyboard) {
     struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
     struct xkb_keymap *keymap = context ? xkb_keymap_new_from_names(context, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
     char *text = keymap ? xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
@@ -139,43 +136,60 @@ static int keyboard(struct wl_display *display, int argc, char **argv) {
     size_t size = strlen(text) + 1;
     int fd = memfd_create("keymap", MFD_CLOEXEC);
     if (fd < 0 || write(fd, text, size) != (ssize_t)size) return fail("cannot write the keymap");
-    struct wl_proxy *device = wl_proxy_marshal_constructor(keyboard_manager, 0, &zwp_virtual_keyboard_v1_interface, seat, NULL);
-    wl_proxy_marshal(device, KEYBOARD_KEYMAP, XKB_KEYMAP_FORMAT_TEXT_V1, fd, (uint32_t)size);
+    wl_proxy_marshal(keyboard, KEYBOARD_KEYMAP, XKB_KEYMAP_FORMAT_TEXT_V1, fd, (uint32_t)size);
     wl_display_roundtrip(display);
-    sigset_t usr1;
-    sigemptyset(&usr1);
-    sigaddset(&usr1, SIGUSR1);
-    sigprocmask(SIG_BLOCK, &usr1, NULL);
+    close(fd);
+    return 0;
+}
+
+static int run(struct wl_display *display, const char *command_file) {
+    struct wl_proxy *pointer = wl_proxy_marshal_constructor(pointer_manager, 0, &zwlr_virtual_pointer_v1_interface, seat, NULL);
+    struct wl_proxy *keyboard = wl_proxy_marshal_constructor(keyboard_manager, 0, &zwp_virtual_keyboard_v1_interface, seat, NULL);
+    if (give_keymap(display, keyboard) != 0) return 1;
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGUSR1);
+    sigaddset(&signals, SIGTERM);
+    sigprocmask(SIG_BLOCK, &signals, NULL);
     printf("ready\n");
     fflush(stdout);
-    for (int i = 2; i < argc; i++) {
+    for (int done = 1;; done++) {
         int signal;
-        sigwait(&usr1, &signal);
-        for (const char *c = argv[i]; *c; c++) {
-            if (*c >= 'a' && *c <= 'z') press(display, device, letter_codes[*c - 'a']);
-            else if (*c == ' ') press(display, device, KEY_SPACE);
-            else return fail("keyboard types lowercase letters and spaces");
+        sigwait(&signals, &signal);
+        if (signal == SIGTERM) break;
+        char line[512] = "";
+        FILE *file = fopen(command_file, "r");
+        if (!file || !fgets(line, sizeof line, file)) return fail("cannot read the command file");
+        fclose(file);
+        uint32_t x, y, width, height, button;
+        if (sscanf(line, "move %u %u %u %u", &x, &y, &width, &height) == 4) {
+            move(display, pointer, x, y, width, height);
+        } else if (sscanf(line, "click %u %u %u %u %u", &x, &y, &width, &height, &button) == 5) {
+            move(display, pointer, x, y, width, height);
+            click(display, pointer, button);
+        } else if (strncmp(line, "type ", 5) == 0) {
+            if (type(display, keyboard, line + 5) != 0) return 1;
+        } else {
+            return fail("unknown command");
         }
-        press(display, device, KEY_ENTER);
-        printf("typed %d\n", i - 1);
+        printf("done %d\n", done);
         fflush(stdout);
     }
-    wl_proxy_marshal(device, KEYBOARD_DESTROY);
+    wl_proxy_marshal(pointer, POINTER_DESTROY);
+    wl_proxy_marshal(keyboard, KEYBOARD_DESTROY);
     wl_display_roundtrip(display);
     return 0;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) return fail("usage: wayland-input pointer X Y WIDTH HEIGHT [BUTTON] | keyboard TEXT...");
+    if (argc != 2) return fail("usage: wayland-input COMMAND_FILE");
     struct wl_display *display = wl_display_connect(NULL);
     if (!display) return fail("cannot connect to the compositor");
     struct wl_registry *registry = wl_display_get_registry(display);
     wl_registry_add_listener(registry, &registry_listener, NULL);
     wl_display_roundtrip(display);
-    if (!seat) return fail("the compositor has no seat");
-    int status = strcmp(argv[1], "pointer") == 0 ? pointer(display, argc, argv)
-               : strcmp(argv[1], "keyboard") == 0 ? keyboard(display, argc, argv)
-               : fail("the first argument is pointer or keyboard");
+    if (!seat || !pointer_manager || !keyboard_manager) return fail("the compositor has no seat, or no virtual pointers or keyboards");
+    int status = run(display, argv[1]);
     wl_display_disconnect(display);
     return status;
 }

@@ -8,10 +8,16 @@ final class WaylandSession: @unchecked Sendable {
     let runtimeDirectory: URL
     let socket = "wayland-1"
     private let compositor: Subprocess
+    /// A virtual pointer and keyboard (Tests/WaylandInput), there from the start: clients take a
+    /// new device in their own time, and what it does before they have is lost.
+    private var input: Subprocess?
+    private let commandFile: URL
+    private var commands = 0
     let width = 1280, height = 800
 
     init(in directory: URL) throws {
         runtimeDirectory = directory.appendingPathComponent("wayland")
+        commandFile = directory.appendingPathComponent("wayland-input")
         try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true)
         chmod(runtimeDirectory.path, 0o700)
         chmod(directory.path, 0o755)
@@ -39,9 +45,19 @@ final class WaylandSession: @unchecked Sendable {
             guard Date() < deadline, compositor.isRunning else { throw TestFailure("sway did not start: \(compositor.stderr.suffix(400))") }
             compositor.pump(timeout: 0.05)
         }
+        var inputEnvironment = ProcessInfo.processInfo.environment
+        inputEnvironment.merge(environment) { _, new in new }
+        let input = try Subprocess(TestBus.binaries.appendingPathComponent("wayland-input").path, [commandFile.path],
+                                   environment: inputEnvironment)
+        guard input.line(timeout: 10, matching: { $0 == "ready" }) != nil else {
+            throw TestFailure("wayland-input did not start: \(input.stderr)")
+        }
+        self.input = input
     }
 
     deinit {
+        input?.signal(SIGTERM)
+        _ = input?.wait(timeout: 5)
         compositor.signal(SIGTERM)
         _ = compositor.wait(timeout: 5)
     }
@@ -50,54 +66,44 @@ final class WaylandSession: @unchecked Sendable {
         ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtimeDirectory.path]
     }
 
-    /// A left click at x, y (or `button`, a Linux input code), by a virtual pointer that comes
-    /// for the click and goes after it: the headless compositor has no pointer of its own.
+    /// A left click at x, y (or `button`, a Linux input code).
     func click(x: Int, y: Int, button: Int = 272) throws {
-        let pointer = try input(["pointer", "\(x)", "\(y)", "\(width)", "\(height)", "\(button)"])
-        guard pointer.wait(timeout: 10) == 0 else { throw TestFailure("wayland-input failed: \(pointer.stderr)") }
+        try perform("click \(x) \(y) \(width) \(height) \(button)")
     }
 
-    /// The pointer held at x, y until the returned process is stopped (SIGTERM); it is there once
-    /// this returns.
-    func hover(x: Int, y: Int) throws -> Subprocess {
-        let pointer = try input(["pointer", "\(x)", "\(y)", "\(width)", "\(height)", "0"])
-        guard pointer.line(timeout: 10, matching: { $0 == "ready" }) != nil else {
-            throw TestFailure("wayland-input did not take its place: \(pointer.stderr)")
-        }
-        return pointer
+    /// The pointer to x, y, where it stays.
+    func movePointer(x: Int, y: Int) throws {
+        try perform("move \(x) \(y) \(width) \(height)")
     }
 
-    /// A virtual keyboard that will type `texts` (lowercase letters and spaces), one and Return
-    /// at each `type()`, into whatever has the keyboard focus. Made before the typing: clients
-    /// take a new keyboard in their own time, and keys sent before are lost.
-    final class Keyboard {
-        private let process: Subprocess
-        private var typed = 0
+    /// Types `text` (lowercase letters and spaces) and Return into whatever has the keyboard focus.
+    func type(_ text: String) throws {
+        try perform("type " + text)
+    }
 
-        fileprivate init(_ process: Subprocess) throws {
-            self.process = process
-            guard process.line(timeout: 10, matching: { $0 == "ready" }) != nil else {
-                throw TestFailure("wayland-input's keyboard did not come: \(process.stderr)")
-            }
-        }
-
-        func type() throws {
-            typed += 1
-            process.signal(SIGUSR1)
-            guard process.line(timeout: 10, matching: { [typed] in $0 == "typed \(typed)" }) != nil else {
-                throw TestFailure("wayland-input did not type: \(process.stderr)")
-            }
+    /// Hands wayland-input one command and waits until it is done.
+    private func perform(_ command: String) throws {
+        guard let input else { throw TestFailure("no wayland-input") }
+        try (command + "\n").write(to: commandFile, atomically: true, encoding: .utf8)
+        commands += 1
+        input.signal(SIGUSR1)
+        guard input.line(timeout: 10, matching: { [commands] in $0 == "done \(commands)" }) != nil else {
+            throw TestFailure("wayland-input did not do '\(command)': \(input.stderr)")
         }
     }
 
-    func keyboard(typing texts: [String]) throws -> Keyboard {
-        try Keyboard(input(["keyboard"] + texts))
-    }
-
-    private func input(_ arguments: [String]) throws -> Subprocess {
+    /// What has sway's keyboard focus: a window or workspace's id, 0 for a layer surface such as
+    /// a banner (`swaymsg -t get_seats`).
+    func keyboardFocus() throws -> Int {
+        let socket = try FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path).first { $0.hasPrefix("sway-ipc.") }
+        guard let socket else { throw TestFailure("sway has no IPC socket") }
         var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { _, new in new }
-        return try Subprocess(TestBus.binaries.appendingPathComponent("wayland-input").path, arguments, environment: env)
+        env["SWAYSOCK"] = runtimeDirectory.appendingPathComponent(socket).path
+        let swaymsg = try Subprocess("/usr/bin/swaymsg", ["-t", "get_seats"], environment: env)
+        guard swaymsg.wait(timeout: 10) == 0,
+              let seats = try JSONSerialization.jsonObject(with: Data(swaymsg.stdout.utf8)) as? [[String: Any]],
+              let focus = seats.first?["focus"] as? Int else { throw TestFailure("swaymsg: \(swaymsg.stderr)") }
+        return focus
     }
 
     /// Waits (up to 10 s) until the region of the screen looks other than the same area in the
