@@ -1,9 +1,12 @@
 import ChimeCore
 import Glibc
+import Synchronization
 
 /// Messages for the journal: chimed writes to stderr, which systemd keeps.
 public enum Log {
-    nonisolated(unsafe) private static var said: Set<String> = []
+    /// The keys `warningOnce` has said. chimed says them from its main loop only, but the tests
+    /// decode notifications on many threads at once: an unguarded set crashed a test run.
+    private static let said = Mutex<Set<String>>([])
 
     public static func info(_ message: String) { write("chimed: " + message) }
     /// Only with CHIME_DEBUG=1 in the environment: one line per sound, for tests and bug reports.
@@ -12,11 +15,12 @@ public enum Log {
     public static func warning(_ message: String) { write("chimed: warning: " + message) }
 
     /// Says `message` once per `key`, so a flood of the same bad input cannot flood the log.
-    /// Called only from the main-loop thread.
     public static func warningOnce(key: String, _ message: String) {
-        guard said.count < 10_000, said.insert(key).inserted else { return }
+        guard said.withLock({ $0.count < 10_000 && $0.insert(key).inserted }) else { return }
         warning(message)
     }
+
+    static func hasSaid(_ key: String) -> Bool { said.withLock { $0.contains(key) } }
 
     private static func write(_ line: String) {
         // One write(2) per line, so lines from a flood never interleave; what an app sent (its
