@@ -351,6 +351,27 @@ import Testing
     }
 }
 
+extension WaylandPopupTests {
+    /// `[popups] output` names the monitor the banners go to: with a second output (sway's
+    /// headless outputs are named HEADLESS-N; a new one is 1920x1080), they are drawn there, in
+    /// its top-right corner, and not on the first.
+    @Test func bannersGoToTheOutputTheConfigNames() throws {
+        let bus = try TestBus(config: "[popups]\noutput = HEADLESS-2\n", wayland: true)
+        let wayland = try #require(bus.wayland)
+        try wayland.swaymsg(["create_output"])
+        _ = try bus.client().notify(summary: "on the second output", timeout: 0)
+        let shot = bus.directory.appendingPathComponent("second.png").path
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: 1920 - 380 - 12 + 20, y: 32, width: 200, height: 20, shot: shot,
+                                                        output: "HEADLESS-2")
+        #expect(abs(drawn - empty) >= 0.02, "drawn top-right on HEADLESS-2: \(empty) -> \(drawn)")
+        let first = bus.directory.appendingPathComponent("first.png").path
+        try wayland.screenshot(to: first, output: "HEADLESS-1")
+        let corner = try XDisplay.brightness(x: wayland.width - 380 - 12 + 20, y: 32, width: 200, height: 20, in: first)
+        let background = try XDisplay.brightness(x: 20, y: wayland.height - 40, width: 200, height: 20, in: first)
+        #expect(abs(corner - background) < 0.02, "nothing on HEADLESS-1: \(background) -> \(corner)")
+    }
+}
+
 /// Clicks and keys on Wayland, by a virtual pointer and keyboard on the headless sway.
 @Suite struct WaylandInputTests {
     /// A banner with a reply field does not take the keyboard when it appears: what the user

@@ -95,35 +95,43 @@ final class WaylandSession: @unchecked Sendable {
     /// What has sway's keyboard focus: a window or workspace's id, 0 for a layer surface such as
     /// a banner (`swaymsg -t get_seats`).
     func keyboardFocus() throws -> Int {
+        let output = try swaymsg(["-t", "get_seats"])
+        guard let seats = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]],
+              let focus = seats.first?["focus"] as? Int else { throw TestFailure("swaymsg get_seats: \(output)") }
+        return focus
+    }
+
+    /// Asks sway over its IPC socket (as `create_output`, `-t get_seats`); returns what it says.
+    @discardableResult
+    func swaymsg(_ arguments: [String]) throws -> String {
         let socket = try FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path).first { $0.hasPrefix("sway-ipc.") }
         guard let socket else { throw TestFailure("sway has no IPC socket") }
         var env = ProcessInfo.processInfo.environment
         env["SWAYSOCK"] = runtimeDirectory.appendingPathComponent(socket).path
-        let swaymsg = try Subprocess("/usr/bin/swaymsg", ["-t", "get_seats"], environment: env)
-        guard swaymsg.wait(timeout: 10) == 0,
-              let seats = try JSONSerialization.jsonObject(with: Data(swaymsg.stdout.utf8)) as? [[String: Any]],
-              let focus = seats.first?["focus"] as? Int else { throw TestFailure("swaymsg: \(swaymsg.stderr)") }
-        return focus
+        let swaymsg = try Subprocess("/usr/bin/swaymsg", arguments, environment: env)
+        guard swaymsg.wait(timeout: 10) == 0 else { throw TestFailure("swaymsg \(arguments): \(swaymsg.stderr)") }
+        return swaymsg.stdout
     }
 
     /// Waits (up to 10 s) until the region of the screen looks other than the same area in the
     /// bottom-left corner, where no banner goes: something is drawn there. Returns the two
     /// brightnesses of the last screenshot, taken to `shot`.
-    func waitUntilDrawn(x: Int, y: Int, width: Int, height: Int, shot: String) throws -> (empty: Double, drawn: Double) {
+    /// `output`: of that output alone (its own coordinates), not of the whole layout.
+    func waitUntilDrawn(x: Int, y: Int, width: Int, height: Int, shot: String, output: String? = nil) throws -> (empty: Double, drawn: Double) {
         var empty = 0.0, drawn = 0.0
         let deadline = Date().addingTimeInterval(10)
         repeat {
-            try screenshot(to: shot)
+            try screenshot(to: shot, output: output)
             empty = try XDisplay.brightness(x: 20, y: self.height - height - 20, width: width, height: height, in: shot)
             drawn = try XDisplay.brightness(x: x, y: y, width: width, height: height, in: shot)
         } while abs(drawn - empty) < 0.02 && Date() < deadline
         return (empty, drawn)
     }
 
-    func screenshot(to path: String) throws {
+    func screenshot(to path: String, output: String? = nil) throws {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }
-        let grim = try Subprocess("/usr/bin/grim", [path], environment: env)
+        let grim = try Subprocess("/usr/bin/grim", (output.map { ["-o", $0] } ?? []) + [path], environment: env)
         guard grim.wait(timeout: 20) == 0 else { throw TestFailure("grim failed: \(grim.stderr)") }
     }
 }
