@@ -101,7 +101,7 @@ public struct AppSettings: Equatable, Sendable {
         switch timeout {
         case nil: "default"
         case .never: "never"
-        case .after(let duration): String(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        case .after(let duration): String(duration.milliseconds)
         }
     }
 }
