@@ -5,11 +5,12 @@ import ChimeGLib
 /// not parse is shown as plain text. Parsing is GLib's GMarkup, not pattern matching; an '&' or
 /// '<' that cannot begin markup is escaped first (`escapingStrays`).
 public struct MarkupSanitizer {
-    /// Decides whether an `<img src>` may stay; otherwise its alt text is shown.
-    public var acceptsImage: (String) -> Bool
+    /// The `src` an `<img>` keeps (a file URI becomes its checked path, so presenters read
+    /// paths and icon names only), or nil when it may not stay and its alt text is shown.
+    public var image: (String) -> String?
 
-    public init(acceptsImage: @escaping (String) -> Bool) {
-        self.acceptsImage = acceptsImage
+    public init(image: @escaping (String) -> String?) {
+        self.image = image
     }
 
     public func sanitize(_ body: String) -> String {
@@ -33,8 +34,8 @@ public struct MarkupSanitizer {
             case "img":
                 let src = attribute("src") ?? ""
                 let alt = attribute("alt") ?? ""
-                if !src.isEmpty, acceptsImage(src) {
-                    output += "<img src=\"\(MarkupParser.escape(src))\" alt=\"\(MarkupParser.escape(alt))\"/>"
+                if !src.isEmpty, let kept = image(src) {
+                    output += "<img src=\"\(MarkupParser.escape(kept))\" alt=\"\(MarkupParser.escape(alt))\"/>"
                 } else {
                     output += MarkupParser.escape(alt)
                 }

@@ -11,10 +11,7 @@ public struct NotifyDecoder {
     /// An app's name, or its desktop-entry, names it in the center, in apps.state and to docks.
     public static let maximumAppNameBytes = 255
 
-    private let sanitizer = MarkupSanitizer { src in
-        if case .success = ImageReference.check(src) { return true }
-        return false
-    }
+    private let sanitizer = MarkupSanitizer { src in try? ImageReference.check(src).get() }
 
     public init() {}
 

@@ -171,19 +171,13 @@ final class Banner {
         return themedIcon(icon, size: size)
     }
 
-    /// The body's first image (`<img src>`: a file chimed checked, or an icon name), drawn under
-    /// the text at most `width` wide and 120 pixels high, never enlarged; its alt text stays in
-    /// the text. One that cannot be shown is said in the log.
+    /// The body's first image (`<img src>`: a file path chimed checked, or an icon name), drawn
+    /// under the text at most `width` wide and 120 pixels high, never enlarged; its alt text stays
+    /// in the text. One that cannot be shown is said in the log.
     private static func bodyImage(_ content: BannerContent, width: Int, log: (String) -> Void) -> UnsafeMutablePointer<GtkWidget>? {
         guard let source = PangoMarkup.imageSources(in: content.body).first else { return nil }
-        var path = source
-        if source.hasPrefix("file://") {
-            guard let converted = g_filename_from_uri(source, nil, nil) else { return nil }
-            defer { g_free(converted) }
-            path = String(cString: converted)
-        }
-        guard path.hasPrefix("/") else { return themedIcon(source, size: 48) }
-        return picture(Pixbufs.from(file: path, within: width, 120), of: content, missing: "its body image", log: log)
+        guard source.hasPrefix("/") else { return themedIcon(source, size: 48) }
+        return picture(Pixbufs.from(file: source, within: width, 120), of: content, missing: "its body image", log: log)
     }
 
     /// An image file as loaded, or nil with why in the log.

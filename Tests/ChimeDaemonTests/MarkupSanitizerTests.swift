@@ -2,13 +2,14 @@ import Testing
 @testable import ChimeDaemon
 
 @Suite struct MarkupSanitizerTests {
-    let sanitizer = MarkupSanitizer { $0 == "/ok.png" }
+    let sanitizer = MarkupSanitizer { $0 == "/ok.png" ? $0 : $0 == "file:///ok.png" ? "/ok.png" : nil }
 
     @Test(arguments: [
         ("plain text", "plain text"),
         ("<b>bold</b> <i>it</i> <u>u</u>", "<b>bold</b> <i>it</i> <u>u</u>"),
         ("<a href=\"https://x.org/?a=1&amp;b=2\">link</a>", "<a href=\"https://x.org/?a=1&amp;b=2\">link</a>"),
         ("<img src=\"/ok.png\" alt=\"pic\"/>", "<img src=\"/ok.png\" alt=\"pic\"/>"),
+        ("<img src=\"file:///ok.png\" alt=\"pic\"/>", "<img src=\"/ok.png\" alt=\"pic\"/>"),
         ("line<br/>next", "line\nnext"),
         ("5 &lt; 6 &amp; 7", "5 &lt; 6 &amp; 7"),
     ])

@@ -105,13 +105,15 @@ import Testing
         try Self.pngHeader(width: 20_000, height: 20_000).write(to: huge)
         let client = try bus.client()
         let plain = try client.notify(summary: "chart", body: "the chart", timeout: 0)
-        let pictured = try client.notify(summary: "chart", body: "the <img src=\"\(chart)\" alt=\"chart\"/>", timeout: 0)
+        // As a file URI: chimed hands presenters the checked path.
+        let pictured = try client.notify(summary: "chart", body: "the <img src=\"file://\(chart)\" alt=\"chart\"/>", timeout: 0)
         let tooBig = try client.notify(summary: "chart", body: "the <img src=\"\(huge.path)\" alt=\"chart\"/>", timeout: 0)
         let shown = try display.waitForWindows { $0.count == 3 }
         let height = Dictionary(uniqueKeysWithValues: shown.map { ($0.title, $0.height) })
         let grown = try #require(height["chime-banner-\(pictured)"]) - (try #require(height["chime-banner-\(plain)"]))
         #expect((120...126).contains(grown), "600x400 drawn 180x120 under the text: \(shown)")
         #expect(shown.allSatisfy { $0.width == 380 }, "\(shown)")
+        #expect(try client.list().first { $0["id"] == .uint32(pictured) }?["body"]?.string == "the <img src=\"\(chart)\" alt=\"chart\"/>")
         #expect(height["chime-banner-\(tooBig)"] == height["chime-banner-\(plain)"], "\(shown)")
         #expect(client.waitUntil(timeout: 10) { bus.daemonLog.contains("banner goes without its body image") })
         #expect(bus.daemonLog.contains("huge.png is 20000x20000 pixels, more than the 4096x4096 a banner loads; notification \(tooBig)'s banner goes without its body image"))
