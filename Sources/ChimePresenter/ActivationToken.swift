@@ -24,10 +24,7 @@ enum ActivationToken {
     /// The app as GIO knows it: its desktop file when the notification names one, so an X11
     /// launch feedback names the app; else a stand-in with the app's name.
     private static func appInfo(_ content: BannerContent) -> OpaquePointer? {
-        if let entry = content.desktopEntry,
-           let info = g_desktop_app_info_new(entry.hasSuffix(".desktop") ? entry : entry + ".desktop") {
-            return info
-        }
+        if let info = content.desktopEntry.flatMap(DesktopApp.info) { return info }
         return g_app_info_create_from_commandline("true", content.appName.isEmpty ? "app" : content.appName, G_APP_INFO_CREATE_NONE, nil)
     }
 }

@@ -202,7 +202,7 @@ final class Banner {
     /// The Icon= of the desktop file `entry` names (found as GIO finds applications, in
     /// XDG_DATA_HOME and XDG_DATA_DIRS), as GNOME Shell and Plasma show an app that sends none.
     private static func desktopIcon(_ entry: String, size: Int) -> UnsafeMutablePointer<GtkWidget>? {
-        guard let info = g_desktop_app_info_new(entry.hasSuffix(".desktop") ? entry : entry + ".desktop") else { return nil }
+        guard let info = DesktopApp.info(entry) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
         guard let icon = g_app_info_get_icon(info) else { return nil }
         let image = gtk_image_new_from_gicon(icon, GTK_ICON_SIZE_DIALOG)!
