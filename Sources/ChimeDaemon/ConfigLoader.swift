@@ -73,6 +73,11 @@ public struct ConfigLoader {
         return nil
     }
 
+    /// Where `[group]` begins, as "FILE:LINE".
+    func sectionLine(_ group: String, lines: [String]) -> String {
+        lines.firstIndex { $0.trimmingWhitespace == "[\(group)]" }.map { "\(path):\($0 + 1)" } ?? path
+    }
+
     private func line(of key: String, in group: String, lines: [String]) -> String {
         var current = ""
         for (index, line) in lines.enumerated() {
@@ -159,9 +164,9 @@ public struct ConfigLoader {
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
         case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "schedule"]
         case ("app", false): allowed = AppSettings.keys
+        case ("rule", false): allowed = Self.ruleKeys
         default:
-            let header = lines.firstIndex { $0.trimmingWhitespace == "[\(group)]" }.map { "\(path):\($0 + 1)" } ?? path
-            throw Failure(description: "\(header): unknown section [\(group)]; sections are [general], [summary], [sounds], [popups], [focus NAME] and [app NAME]")
+            throw Failure(description: "\(sectionLine(group, lines: lines)): unknown section [\(group)]; sections are [general], [summary], [sounds], [popups], [focus NAME], [app NAME] and [rule NAME]")
         }
         for key in file.keys(in: group) where !allowed.contains(key) {
             throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))
@@ -248,6 +253,8 @@ public struct ConfigLoader {
                 values[key] = text
             }
             settings.apps[name] = values
+        case "rule":
+            settings.rules.append(try readRule(name, group: group, from: file, lines: lines, value, fail))
         default:
             break
         }

@@ -35,6 +35,14 @@ public final class KeyFile {
         return String(cString: value)
     }
 
+    /// The value exactly as written, GKeyFile's escapes kept: a regular expression's `\d` is
+    /// not one of them, and `string` refuses it.
+    public func rawValue(_ group: String, _ key: String) -> String? {
+        guard let value = g_key_file_get_value(raw, group, key, nil) else { return nil }
+        defer { g_free(value) }
+        return String(cString: value)
+    }
+
     /// A ';'-separated list, trimmed, without empty items.
     public func list(_ group: String, _ key: String) -> [String] {
         var count: gsize = 0

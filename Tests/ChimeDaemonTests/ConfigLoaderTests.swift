@@ -24,6 +24,19 @@ import Testing
         let settings = try load(try String(contentsOf: example, encoding: .utf8)).get()
         #expect(settings.focus(named: "work") != nil)
         #expect(!settings.summaryTimes.isEmpty)
+        #expect(settings.rules.map(\.name) == ["now-playing"])
+    }
+
+    /// The README's example of rules is a config that loads, and does what it says it does.
+    @Test func theReadmesRulesLoad() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```ini\n").dropFirst().first?.components(separatedBy: "```").first)
+        let rules = try load(block).get().rules
+        #expect(rules.map(\.name) == ["now-playing", "pager", "ci", "ci-failed"])
+        let request = NotificationRequest(appName: "gitlab", summary: "Page: build 12", body: "<b>failed</b> at step 3")
+        let effect = try #require(RuleEffect.of(rules, on: request))
+        #expect(effect.rules == ["pager", "ci", "ci-failed"] && effect.level == .timeSensitive && effect.settings == ["delivery": "immediate"])
     }
 
     @Test func aMissingFileMeansDefaults() throws {
@@ -104,10 +117,47 @@ import Testing
         ("[general]\nhistory-max = lots\n", "chime.conf:2: [general] history-max: 'lots' is not a number"),
         ("[general]\nhistory-max-age = forever\n", "chime.conf:2: [general] history-max-age: 'forever' is not a duration"),
         ("[focus]\nhide-badges = true\n", "chime.conf:1: unknown section [focus]"),
+        ("[rule r]\nmatch-summary = [a-\nbanners = false\n", "chime.conf:2: [rule r] match-summary: Error while compiling regular expression ‘[a-’ at char 3"),
+        ("[rule r]\nmatch-body =\nbanners = false\n", "chime.conf:2: [rule r] match-body: the pattern is empty"),
+        ("[rule r]\nmatch-urgency = high\nbanners = false\n", "chime.conf:2: [rule r] match-urgency: 'high' is not one of: low, normal, critical"),
+        ("\n[rule r]\nbanners = false\n", "chime.conf:2: [rule r] matches every notification; give it one of: match-app, "),
+        ("[rule r]\nmatch-app = x\n", "chime.conf:1: [rule r] changes nothing; give it one of: level, banners, "),
+        ("[rule r]\nmatch-app = x\nlevel = loud\n", "chime.conf:3: [rule r] level: 'loud' is not one of: passive, active, time-sensitive, critical"),
+        ("[rule r]\nmatch-app = x\ntimeout = 5s\n", "chime.conf:3: [rule r] timeout: '5s' is not a number of milliseconds"),
+        ("[rule r]\nmatch-app = x\nauthorization = denied\n", "chime.conf:3: [rule r] authorization: unknown key"),
+        ("[rule]\nmatch-app = x\n", "chime.conf:1: unknown section [rule]"),
     ])
     func problemsNameFileAndLine(text: String, expected: String) {
         let message = failure(text)
         #expect(message?.hasPrefix(expected) == true, "\(message ?? "accepted")")
+    }
+
+    /// Patterns are taken as written (GKeyFile would refuse `\d` as an escape of its own) and
+    /// kept in the file's order, with what each rule changes.
+    @Test func rulesAreReadInOrderWithTheirPatternsAsWritten() throws {
+        let settings = try load(#"""
+        [rule builds]
+        match-app = ^(gitlab|jenkins)$
+        match-summary = (?i)build #\d+ failed
+        match-urgency = critical
+        level = time-sensitive
+        sounds = false
+
+        [rule spotify]
+        match-body = Now playing
+        match-category = ^x-spotify\.
+        banners = no
+        timeout = never
+        """#).get()
+        #expect(settings.rules.map(\.name) == ["builds", "spotify"])
+        let builds = settings.rules[0]
+        #expect(builds.criteria.map(\.field) == [.app, .summary])
+        #expect(builds.criteria.map(\.pattern.source) == ["^(gitlab|jenkins)$", #"(?i)build #\d+ failed"#])
+        #expect(builds.criteria[1].pattern.matches("Build #42 FAILED"))
+        #expect(!builds.criteria[1].pattern.matches("build #x failed"))
+        #expect(builds.urgency == .critical && builds.level == .timeSensitive && builds.settings == ["sounds": "false"])
+        #expect(settings.rules[1].criteria.map(\.field) == [.body, .category])
+        #expect(settings.rules[1].settings == ["banners": "no", "timeout": "never"])
     }
 
     @Test func aZeroRepeatWindowTurnsMergingOff() throws {

@@ -63,12 +63,12 @@ public struct Attention: Sendable {
             apps.see(identity)
             app = known(identity)
         }
-        let appSettings = app.settings
+        let (appSettings, ruleLevel) = withRules(app.settings, for: request)
         var request = request
-        let requested = InterruptionPolicy.level(request, app: appSettings)
+        let requested = ruleLevel ?? InterruptionPolicy.level(request, app: appSettings)
         var overBudget = app.overBudget
         var crossedBudget = false
-        if requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
+        if ruleLevel == nil, requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
            !(apps.record(identity)?.budgetExempt ?? false),
            apps.countTimeSensitive(identity, at: now.wall, budget: settings.timeSensitiveBudget) {
             overBudget = true
@@ -76,7 +76,7 @@ public struct Attention: Sendable {
             apps.update(identity) { $0.overBudget = true }
         }
         var decision = DeliveryDecision.decide(request, identity: identity, context: .init(
-            app: appSettings, globalPreviews: settings.previews, focus: activeFocusMode,
+            app: appSettings, ruleLevel: ruleLevel, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, overTimeSensitiveBudget: overBudget))
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic)
@@ -146,6 +146,13 @@ public struct Attention: Sendable {
     }
 
     mutating func settings(for identity: String) -> AppSettings { known(identity).settings }
+
+    /// The app's settings with the user's rules over them, and the level a rule set. With no
+    /// rules (most configs) nothing is matched.
+    func withRules(_ app: AppSettings, for request: NotificationRequest) -> (app: AppSettings, level: InterruptionLevel?) {
+        guard !settings.rules.isEmpty, let effect = RuleEffect.of(settings.rules, on: request) else { return (app, nil) }
+        return (effect.applied(to: app), effect.level)
+    }
 
     struct KnownApp {
         var settings: AppSettings

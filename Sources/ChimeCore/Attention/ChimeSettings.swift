@@ -14,6 +14,8 @@ public struct ChimeSettings: Equatable, Sendable {
     public var popups = PopupSettings()
     /// `[app NAME]` sections: setting key -> text value, validated on load.
     public var apps: [String: [String: String]] = [:]
+    /// `[rule NAME]` sections, in the file's order.
+    public var rules: [NotificationRule] = []
 
     public init() {}
 

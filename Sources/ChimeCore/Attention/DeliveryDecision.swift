@@ -29,6 +29,8 @@ public struct DeliveryDecision: Equatable, Sendable {
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
         public var app: AppSettings
+        /// The level a user's rule set: final, past the app's permissions and budget (`RuleEffect`).
+        public var ruleLevel: InterruptionLevel?
         public var globalPreviews: AppSettings.Previews = .always
         public var focus: FocusMode?
         public var locked = false
@@ -36,9 +38,10 @@ public struct DeliveryDecision: Equatable, Sendable {
         /// The app sent more time-sensitive notifications than its budget allows.
         public var overTimeSensitiveBudget = false
 
-        public init(app: AppSettings, globalPreviews: AppSettings.Previews = .always, focus: FocusMode? = nil,
-                    locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false) {
+        public init(app: AppSettings, ruleLevel: InterruptionLevel? = nil, globalPreviews: AppSettings.Previews = .always,
+                    focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false) {
             self.app = app
+            self.ruleLevel = ruleLevel
             self.globalPreviews = globalPreviews
             self.focus = focus
             self.locked = locked
@@ -49,7 +52,7 @@ public struct DeliveryDecision: Equatable, Sendable {
 
     public static func decide(_ request: NotificationRequest, identity: String, context: Context) -> DeliveryDecision {
         let app = context.app
-        var level = InterruptionPolicy.level(request, app: app)
+        var level = context.ruleLevel ?? InterruptionPolicy.level(request, app: app)
         var drop: Drop?
         switch app.authorization {
         case .denied: drop = .denied
@@ -57,7 +60,7 @@ public struct DeliveryDecision: Equatable, Sendable {
         case .allowed: break
         }
         if request.hints.marketing, !app.marketing { drop = drop ?? .marketing }
-        if level == .timeSensitive, context.overTimeSensitiveBudget { level = .active }
+        if level == .timeSensitive, context.overTimeSensitiveBudget, context.ruleLevel == nil { level = .active }
 
         let communication = InterruptionPolicy.isCommunication(request)
         var hold: Hold?

@@ -1,0 +1,68 @@
+/// A `[rule NAME]` section of the config: the notifications whose texts match its patterns get
+/// its level and settings, over their app's, as dunst's and mako's rules do. The patterns are
+/// compiled at the edge (GLib's regular expressions) and reach the core as `TextPattern`s.
+public struct NotificationRule: Equatable, Sendable {
+    /// What a pattern is matched against.
+    public enum Field: String, CaseIterable, Sendable {
+        /// The app name, or the desktop entry: either matching is enough.
+        case app
+        case summary
+        /// The body's text, its markup taken out.
+        case body
+        case category
+
+        /// The config key that sets a pattern for this field.
+        public var key: String { "match-" + rawValue }
+    }
+
+    public struct Criterion: Equatable, Sendable {
+        public var field: Field
+        public var pattern: any TextPattern
+
+        public init(_ field: Field, _ pattern: any TextPattern) {
+            self.field = field
+            self.pattern = pattern
+        }
+
+        public static func == (a: Self, b: Self) -> Bool { a.field == b.field && a.pattern.source == b.pattern.source }
+    }
+
+    /// The app settings a rule may change. An app's consent and permissions are not among them:
+    /// those are the app's, asked of the user once (design.md section 3).
+    public static let settingKeys = ["banners", "timeout", "sounds", "badges", "previews", "delivery", "show-in-center"]
+
+    public var name: String
+    /// Every one must match (`match-app`, `match-summary`, `match-body`, `match-category`).
+    public var criteria: [Criterion] = []
+    /// `match-urgency`: the urgency the app sent (normal when it sent none).
+    public var urgency: Urgency?
+    /// `level`: the interruption level, final (see `RuleEffect`).
+    public var level: InterruptionLevel?
+    /// Keys of `settingKeys` and their text, checked as `AppSettings.set` takes them.
+    public var settings: [String: String] = [:]
+
+    public init(name: String) { self.name = name }
+
+    /// Whether `request` matches every pattern and the urgency.
+    func matches(_ request: NotificationRequest, bodyText: inout String?) -> Bool {
+        if let urgency, (request.hints.urgency ?? .normal) != urgency { return false }
+        for criterion in criteria {
+            let pattern = criterion.pattern
+            let matched = switch criterion.field {
+            case .app: pattern.matches(request.appName) || request.hints.desktopEntry.map(pattern.matches) == true
+            case .summary: pattern.matches(request.summary)
+            case .body: pattern.matches(bodyText ?? { bodyText = MarkupText.plain(request.body); return bodyText! }())
+            case .category: request.hints.category.map(pattern.matches) == true
+            }
+            if !matched { return false }
+        }
+        return true
+    }
+}
+
+/// A compiled pattern: the core matches texts with it without knowing how it is written.
+public protocol TextPattern: Sendable {
+    /// As the user wrote it; two patterns with one source are the same.
+    var source: String { get }
+    func matches(_ text: String) -> Bool
+}

@@ -1,0 +1,56 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// `[rule NAME]` sections through real clients: notify-send sends, the control interface and
+/// `chimectl` show what the rules made of each notification.
+@Suite struct RuleBusTests {
+    static let config = #"""
+    [rule now-playing]
+    match-app = ^Spotify$
+    match-summary = ^Now playing
+    banners = false
+    show-in-center = false
+
+    [rule pager]
+    match-summary = ^PAGE\b
+    match-urgency = normal
+    level = critical
+    """#
+
+    func record(_ summary: String, in client: TestClient) throws -> [String: BusValue]? {
+        try client.list().first { $0["summary"]?.string == summary }
+    }
+
+    @Test func rulesChangeWhatTheyMatchAndAReloadChangesTheRules() throws {
+        let bus = try TestBus(config: Self.config)
+        let watcher = try Watcher(bus: bus)
+        let client = try bus.client()
+        _ = try bus.run("notify-send", ["-a", "Spotify", "Now playing", "Song 2"])
+        _ = try bus.run("notify-send", ["-a", "Spotify", "Update ready", "x"])
+        _ = try bus.run("notify-send", ["-a", "oncall", "PAGE: db down", "x"])
+        _ = try bus.run("notify-send", ["-a", "oncall", "-u", "low", "PAGE: disk at 80%", "x"])
+
+        #expect(watcher.presented(containing: "PAGE: db down")?["level"] as? String == "critical",
+                "critical, though the app has no critical-alerts permission")
+        #expect(try record("Now playing", in: client)?["state"]?.string == "quiet")
+        #expect(try record("Update ready", in: client)?["state"]?.string == "presented", "the summary must match too")
+        #expect(try record("PAGE: disk at 80%", in: client)?["level"]?.string == "passive", "the urgency must match too")
+        #expect(watcher.allPresented(containing: "Now playing").isEmpty)
+        let history = try bus.chimectl("history").stdout
+        #expect(history.contains("Update ready") && !history.contains("Now playing"), "show-in-center = false: \(history)")
+
+        try bus.writeConfig(Self.config + "\n[rule broken]\nmatch-body = (unclosed\nsounds = false\n")
+        let refused = try bus.chimectl("reload")
+        #expect(refused.status == 1 && refused.stderr.contains("chime.conf:12: [rule broken] match-body: Error while compiling regular expression ‘(unclosed’"),
+                "\(refused)")
+        _ = try bus.run("notify-send", ["-a", "oncall", "PAGE: still here", "x"])
+        #expect(watcher.presented(containing: "PAGE: still here")?["level"] as? String == "critical", "the rules in force stay")
+
+        try bus.writeConfig("")
+        #expect(try bus.chimectl("reload").status == 0)
+        _ = try bus.run("notify-send", ["-a", "oncall", "PAGE: after reload", "x"])
+        #expect(watcher.presented(containing: "PAGE: after reload")?["level"] as? String == "active")
+    }
+}
