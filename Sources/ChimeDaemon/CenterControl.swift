@@ -27,6 +27,8 @@ extension Daemon {
                 let open = attention.server.notification(id)
                 if var entry = store?.entry(id) {
                     entry.append(("open", .bool(open != nil)))
+                    // Rules are said while it is open: the center keeps what they decided, not their names.
+                    if let rules = open?.decision?.rules, !rules.isEmpty { entry.append(("rules", .stringArray(rules))) }
                     return [.vardict(entry)]
                 }
                 guard let open else { throw unknown(id) }

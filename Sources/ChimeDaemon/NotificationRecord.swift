@@ -51,6 +51,7 @@ enum NotificationRecord {
         add("reply-placeholder", hints.replyPlaceholder.map { .string($0) })
         add("reply-submit-text", hints.replySubmitText.map { .string($0) })
         if !hints.destructiveActions.isEmpty { add("destructive-actions", .stringArray(hints.destructiveActions)) }
+        if let rules = notification.decision?.rules, !rules.isEmpty { add("rules", .stringArray(rules)) }
         return .vardict(entries)
     }
 }

@@ -40,10 +40,11 @@ struct Contains: TextPattern {
         let matched = try #require(try decision(.make(app: "Spotify", summary: "Now playing: Song"), in: &attention))
         #expect(!matched.banner && !matched.inCenter && matched.timeout == .after(.milliseconds(2_000)))
         #expect(matched.sound, "sounds were not touched")
+        #expect(matched.rules == ["quiet-spotify"], "the decision names the rules that shaped it")
         let otherSummary = try #require(try decision(.make(app: "Spotify", summary: "Update available"), in: &attention))
         #expect(otherSummary.banner && otherSummary.inCenter && otherSummary.timeout == nil, "every pattern must match")
         let otherApp = try #require(try decision(.make(app: "Music", summary: "Now playing: Song"), in: &attention))
-        #expect(otherApp.banner)
+        #expect(otherApp.banner && otherApp.rules.isEmpty)
     }
 
     @Test func laterRulesWinForEachSettingTheySet() {

@@ -29,11 +29,12 @@ import Testing
         let client = try bus.client()
         _ = try bus.run("notify-send", ["-a", "Spotify", "Now playing", "Song 2"])
         _ = try bus.run("notify-send", ["-a", "Spotify", "Update ready", "x"])
-        _ = try bus.run("notify-send", ["-a", "oncall", "PAGE: db down", "x"])
+        let page = try bus.run("notify-send", ["-p", "-a", "oncall", "PAGE: db down", "x"]).stdout
         _ = try bus.run("notify-send", ["-a", "oncall", "-u", "low", "PAGE: disk at 80%", "x"])
 
         #expect(watcher.presented(containing: "PAGE: db down")?["level"] as? String == "critical",
                 "critical, though the app has no critical-alerts permission")
+        #expect(try bus.chimectl("show", page).stdout.contains("\nrules: pager\n"), "show says which rules shaped it")
         #expect(try record("Now playing", in: client)?["state"]?.string == "quiet")
         #expect(try record("Update ready", in: client)?["state"]?.string == "presented", "the summary must match too")
         #expect(try record("PAGE: disk at 80%", in: client)?["level"]?.string == "passive", "the urgency must match too")

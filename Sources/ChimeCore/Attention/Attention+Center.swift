@@ -15,9 +15,9 @@ extension Attention {
     /// snooze that ended. `notification` is the open one, or one rebuilt from the center.
     public mutating func presentAgain(_ notification: Notification, now: Now) -> [ServerEvent] {
         var again = server.notification(notification.id) ?? notification
-        let (app, ruleLevel) = withRules(settings(for: again.appIdentity), for: again.request)
         var decision = DeliveryDecision.decide(again.request, identity: again.appIdentity, context: .init(
-            app: app, ruleLevel: ruleLevel, globalPreviews: settings.previews, locked: locked, muted: muted))
+            app: settings(for: again.appIdentity), rules: rules(for: again.request), globalPreviews: settings.previews,
+            locked: locked, muted: muted))
         // The user asked to see it: no Focus, summary or banner setting keeps it away now.
         decision.hold = nil
         decision.drop = nil

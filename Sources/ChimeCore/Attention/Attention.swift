@@ -63,12 +63,13 @@ public struct Attention: Sendable {
             apps.see(identity)
             app = known(identity)
         }
-        let (appSettings, ruleLevel) = withRules(app.settings, for: request)
+        let appSettings = app.settings
+        let rules = rules(for: request)
         var request = request
-        let requested = ruleLevel ?? InterruptionPolicy.level(request, app: appSettings)
+        let requested = rules?.level ?? InterruptionPolicy.level(request, app: appSettings)
         var overBudget = app.overBudget
         var crossedBudget = false
-        if ruleLevel == nil, requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
+        if rules?.level == nil, requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
            !(apps.record(identity)?.budgetExempt ?? false),
            apps.countTimeSensitive(identity, at: now.wall, budget: settings.timeSensitiveBudget) {
             overBudget = true
@@ -76,7 +77,7 @@ public struct Attention: Sendable {
             apps.update(identity) { $0.overBudget = true }
         }
         var decision = DeliveryDecision.decide(request, identity: identity, context: .init(
-            app: appSettings, ruleLevel: ruleLevel, globalPreviews: settings.previews, focus: activeFocusMode,
+            app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, overTimeSensitiveBudget: overBudget))
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic)
@@ -147,11 +148,9 @@ public struct Attention: Sendable {
 
     mutating func settings(for identity: String) -> AppSettings { known(identity).settings }
 
-    /// The app's settings with the user's rules over them, and the level a rule set. With no
-    /// rules (most configs) nothing is matched.
-    func withRules(_ app: AppSettings, for request: NotificationRequest) -> (app: AppSettings, level: InterruptionLevel?) {
-        guard !settings.rules.isEmpty, let effect = RuleEffect.of(settings.rules, on: request) else { return (app, nil) }
-        return (effect.applied(to: app), effect.level)
+    /// What the user's rules change for `request`; with no rules (most configs) nothing is matched.
+    func rules(for request: NotificationRequest) -> RuleEffect? {
+        settings.rules.isEmpty ? nil : RuleEffect.of(settings.rules, on: request)
     }
 
     struct KnownApp {

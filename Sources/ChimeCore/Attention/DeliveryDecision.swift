@@ -25,12 +25,15 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var expires: Bool
     /// The app's timeout as the user set it, over what the notification asks.
     public var timeout: AppSettings.Timeout?
+    /// The user's rules that shaped it, by name (`chimectl show` says them).
+    public var rules: [String] = []
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
+        /// The app's settings; the rules' go over them here.
         public var app: AppSettings
-        /// The level a user's rule set: final, past the app's permissions and budget (`RuleEffect`).
-        public var ruleLevel: InterruptionLevel?
+        /// What the user's rules that match it change (`RuleEffect`).
+        public var rules: RuleEffect?
         public var globalPreviews: AppSettings.Previews = .always
         public var focus: FocusMode?
         public var locked = false
@@ -38,10 +41,10 @@ public struct DeliveryDecision: Equatable, Sendable {
         /// The app sent more time-sensitive notifications than its budget allows.
         public var overTimeSensitiveBudget = false
 
-        public init(app: AppSettings, ruleLevel: InterruptionLevel? = nil, globalPreviews: AppSettings.Previews = .always,
+        public init(app: AppSettings, rules: RuleEffect? = nil, globalPreviews: AppSettings.Previews = .always,
                     focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false) {
             self.app = app
-            self.ruleLevel = ruleLevel
+            self.rules = rules
             self.globalPreviews = globalPreviews
             self.focus = focus
             self.locked = locked
@@ -51,8 +54,10 @@ public struct DeliveryDecision: Equatable, Sendable {
     }
 
     public static func decide(_ request: NotificationRequest, identity: String, context: Context) -> DeliveryDecision {
-        let app = context.app
-        var level = context.ruleLevel ?? InterruptionPolicy.level(request, app: app)
+        let app = context.rules?.applied(to: context.app) ?? context.app
+        // A rule's level is final: past the app's permissions and its budget.
+        let ruleLevel = context.rules?.level
+        var level = ruleLevel ?? InterruptionPolicy.level(request, app: app)
         var drop: Drop?
         switch app.authorization {
         case .denied: drop = .denied
@@ -60,7 +65,7 @@ public struct DeliveryDecision: Equatable, Sendable {
         case .allowed: break
         }
         if request.hints.marketing, !app.marketing { drop = drop ?? .marketing }
-        if level == .timeSensitive, context.overTimeSensitiveBudget, context.ruleLevel == nil { level = .active }
+        if level == .timeSensitive, context.overTimeSensitiveBudget, ruleLevel == nil { level = .active }
 
         let communication = InterruptionPolicy.isCommunication(request)
         var hold: Hold?
@@ -84,7 +89,8 @@ public struct DeliveryDecision: Equatable, Sendable {
             inCenter: inCenter,
             countsTowardBadge: inCenter && app.badges,
             expires: level != .critical,
-            timeout: app.timeout)
+            timeout: app.timeout,
+            rules: context.rules?.rules ?? [])
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;
