@@ -106,7 +106,7 @@ final class IntakeLog {
         for value in values {
             switch value {
             case .null: payload += 1
-            case .integer: payload += 9
+            case .integer, .real: payload += 9
             case .text(let text): payload += 5 + text.utf8.count
             }
         }
@@ -128,6 +128,9 @@ final class IntakeLog {
             case .integer(let number):
                 out.put(UInt8(1))
                 out.put(UInt64(bitPattern: number))
+            case .real(let number):
+                out.put(UInt8(3))
+                out.put(number.bitPattern)
             case .text(let text):
                 out.put(UInt8(2))
                 text.withUTF8Bytes { bytes in
@@ -309,6 +312,7 @@ final class IntakeLog {
             switch number(UInt8.self) {
             case 0: return .null
             case 1: return number(UInt64.self).map { .integer(Int64(bitPattern: $0)) }
+            case 3: return number(UInt64.self).map { .real(Double(bitPattern: $0)) }
             case 2:
                 guard let length = number(UInt32.self).map(Int.init), position + length <= bytes.count else { return nil }
                 defer { position += length }

@@ -107,7 +107,8 @@ extension NotificationStore {
     private static let columns = """
         id, app, app_name, summary, body, level, state, coalesce(close_reason, 0), created, updated,
         category, thread, (SELECT group_concat(value, char(31)) FROM json_each(actions)), unread, repeat_count,
-        snooze_until, desktop_entry, icon, stack_tag, person, resident, expire_timeout, urgency, sender, focus
+        snooze_until, desktop_entry, icon, stack_tag, person, resident, expire_timeout, urgency, sender, focus,
+        relevance
         """
 
     private static func actions(_ row: SQLiteDatabase.Row) -> [String] {
@@ -141,6 +142,7 @@ extension NotificationStore {
         hints.resident = row.integer(20) != 0
         hints.urgency = Urgency(rawValue: UInt8(clamping: row.integer(22)))
         hints.interruptionLevel = row.text(5).flatMap(InterruptionLevel.init(rawValue:))
+        hints.relevance = row.real(25)
         let request = NotificationRequest(appName: row.text(2) ?? "", appIcon: row.text(17), summary: row.text(3) ?? "",
                                           body: row.text(4) ?? "", actions: Action.pairs(actions(row)), hints: hints,
                                           expireTimeout: Int32(clamping: row.integer(21)))

@@ -52,11 +52,13 @@ final class SQLiteDatabase {
 
     enum Value: Equatable {
         case integer(Int64)
+        case real(Double)
         case text(String)
         case null
 
         static func optional(_ text: String?) -> Value { text.map { .text($0) } ?? .null }
         static func optional(_ number: Int64?) -> Value { number.map { .integer($0) } ?? .null }
+        static func optional(_ number: Double?) -> Value { number.map { .real($0) } ?? .null }
     }
 
     /// Runs `sql` with `values` bound in order; `row` is called for each result row.
@@ -114,6 +116,11 @@ final class SQLiteDatabase {
             }
         }
 
+        mutating func real(_ number: Double) {
+            position += 1
+            sqlite3_bind_double(statement, position, number)
+        }
+
         mutating func null() {
             position += 1
             sqlite3_bind_null(statement, position)
@@ -122,6 +129,7 @@ final class SQLiteDatabase {
         mutating func bind(_ value: Value) {
             switch value {
             case .integer(let number): integer(number)
+            case .real(let number): real(number)
             case .text(let text): self.text(text)
             case .null: null()
             }
@@ -131,6 +139,10 @@ final class SQLiteDatabase {
     struct Row {
         let statement: OpaquePointer
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        /// nil for NULL, where `integer` and `real` would say 0.
+        func real(_ column: Int32) -> Double? {
+            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
+        }
         func text(_ column: Int32) -> String? {
             sqlite3_column_text(statement, column).map { String(cString: $0) }
         }

@@ -44,6 +44,11 @@ enum StoreSchema {
         CREATE TABLE intake (applied INTEGER NOT NULL);
         INSERT INTO intake VALUES (0);
         """,
+        // 4: `x-chime-relevance`, which orders a scheduled summary, so notifications held for one
+        // keep their order across a restart.
+        """
+        ALTER TABLE notifications ADD COLUMN relevance REAL;
+        """,
     ]
 
     /// Runs the steps `database` has not had yet.

@@ -118,15 +118,16 @@ func at(day: Int = 100, _ weekday: Weekday, _ time: String, wall: Int64 = 0) -> 
         #expect(ScheduledSummary.isDue(times: times, from: at(day: 100, .monday, "23:00").local, to: at(day: 101, .tuesday, "08:00").local))
     }
 
+    /// Newest by id: notifications put back from the center after a restart all have the time 0.
     @Test func orderedByRelevanceThenNewest() {
-        func note(_ summary: String, relevance: Double?, created: Int64) -> Notification {
+        func note(_ summary: String, relevance: Double?, id: UInt32) -> Notification {
             var hints: [String: BusValue] = [:]
             if let relevance { hints["x-chime-relevance"] = .double(relevance) }
-            return Notification(id: UInt32(created), request: .make(summary: summary, hints: hints), sender: ":1.1",
-                                created: .at(created), updated: .at(created), expires: nil)
+            return Notification(id: id, request: .make(summary: summary, hints: hints), sender: ":1.1",
+                                created: .at(0), updated: .at(0), expires: nil)
         }
-        let ordered = ScheduledSummary.ordered([note("old", relevance: nil, created: 1), note("top", relevance: 0.9, created: 2),
-                                                note("new", relevance: nil, created: 3), note("low", relevance: 0.1, created: 4)])
+        let ordered = ScheduledSummary.ordered([note("old", relevance: nil, id: 1), note("top", relevance: 0.9, id: 2),
+                                                note("new", relevance: nil, id: 3), note("low", relevance: 0.1, id: 4)])
         #expect(ordered.map(\.request.summary) == ["top", "new", "old", "low"])
     }
 }

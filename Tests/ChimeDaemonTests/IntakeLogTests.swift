@@ -112,7 +112,7 @@ import Testing
             store.commitTransaction()
             store.holdCommits()
             store.recordClosed(1, reason: .expired, wall: 2)  // a closed row with reason 1, in the intake
-            let older = store.row(notification(2), wall: 3).dropLast()
+            let older = store.row(notification(2), wall: 3).dropLast(2)  // no close reason, no relevance
             #expect(older.count == 23)
             store.intakeLog?.append(Array(older), sequence: store.nextIntakeSequence)
             store.commitTransaction()
@@ -200,6 +200,26 @@ import Testing
         }
         #expect(said.count == 1 && said[0].contains("is full"), "\(said)")
         #expect(try NotificationStore(path: path).ids(app: nil) == [1, 2, 3])
+    }
+
+    /// A relevance (a real number) goes through the log as it is; a row an older chimed logged,
+    /// without one, still goes in.
+    @Test func relevanceSurvivesTheLogAndOlderRowsWithoutItGoIn() throws {
+        do {
+            let store = try NotificationStore(path: path)
+            var held = notification(1, summary: "held")
+            held.state = .heldForSummary
+            held.request.hints.relevance = 0.25
+            store.record(held, wall: 1)
+            var older = notification(2, summary: "older")
+            older.state = .heldForSummary
+            older.request.hints.relevance = 0.5
+            store.intakeLog!.append(Array(store.row(older, wall: 2).dropLast()), sequence: 2)
+            store.commitTransaction()
+        }
+        let back = try NotificationStore(path: path).held()
+        #expect(back.map(\.request.summary) == ["held", "older"])
+        #expect(back.map(\.request.hints.relevance) == [0.25, nil])
     }
 
     @Test func aDamagedTailLosesOnlyItself() throws {

@@ -216,6 +216,7 @@ import Testing
         let store = try NotificationStore(path: folder + "/chime.db")
         var held = notification(1, summary: "held")
         held.state = .heldByFocus("work")
+        held.request.hints.relevance = 0.8
         var snoozed = notification(2, summary: "snoozed")
         snoozed.state = .snoozed(until: 99_000)
         snoozed.request.hints.category = "email"
@@ -225,7 +226,8 @@ import Testing
         store.record(notification(3), wall: 1)
         let back = store.held()
         #expect(back.map(\.id) == [1, 2])
-        #expect(back[0].state == .heldByFocus("work"))
+        #expect(back[0].state == .heldByFocus("work") && back[0].request.hints.relevance == 0.8)
+        #expect(back[1].request.hints.relevance == nil)
         #expect(back[1].state == .snoozed(until: 99_000) && back[1].repeatCount == 3)
         #expect(back[1].request.hints.category == "email" && back[1].request.actions == [Action(key: "default", label: "Open")])
         #expect(back[1].sender == ":1.1")

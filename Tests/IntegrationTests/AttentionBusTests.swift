@@ -202,6 +202,20 @@ import Testing
         #expect(try bus.chimectl("summary", "now").stdout == "nothing was waiting for the summary")
     }
 
+    /// What waits for the summary keeps its order across a restart: relevance, then newest.
+    @Test func theSummaryKeepsItsOrderAcrossARestart() throws {
+        let bus = try TestBus()
+        _ = try bus.run("notify-send", ["-a", "Digest", "setup", "x"])
+        #expect(try bus.chimectl("apps", "set", "Digest", "delivery=summary").status == 0)
+        for (summary, relevance) in [("old", nil), ("minor", 0.2), ("major", 0.9), ("new", nil)] as [(String, Double?)] {
+            _ = try bus.run("notify-send", ["-a", "Digest"] + (relevance.map { ["-h", "double:x-chime-relevance:\($0)"] } ?? []) + [summary, "x"])
+        }
+        let order = { try bus.chimectl("summary", "list").stdout.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) } }
+        #expect(try order() == ["major", "new", "old", "minor"])
+        try bus.restartChimed()
+        #expect(try order() == ["major", "new", "old", "minor"])
+    }
+
     @Test func hiddenPreviewsRedactBannersButTheCenterKeepsTheText() throws {
         let bus = try TestBus(config: "[general]\npreviews = never\n")
         let watcher = try Watcher(bus: bus)

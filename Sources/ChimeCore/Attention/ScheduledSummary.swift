@@ -15,11 +15,13 @@ public enum ScheduledSummary {
         return false
     }
 
-    /// Most relevant first (`x-chime-relevance`, default 0.5), then newest.
+    /// Most relevant first (`x-chime-relevance`, default 0.5), then newest. Newest by id: ids
+    /// grow with each notification, across restarts too, where a notification put back from the
+    /// center has no time of its own on this run's clock.
     public static func ordered(_ notifications: [Notification]) -> [Notification] {
         notifications.sorted {
             let (left, right) = ($0.request.hints.relevance ?? 0.5, $1.request.hints.relevance ?? 0.5)
-            return left != right ? left > right : $0.created > $1.created
+            return left != right ? left > right : $0.id > $1.id
         }
     }
 
