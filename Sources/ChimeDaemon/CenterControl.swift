@@ -107,7 +107,7 @@ extension Daemon {
     private func centerNotification(_ id: UInt32) throws(BusError) -> Notification {
         if let open = attention.server.notification(id) { return open }
         guard let stored = store?.notification(id) else { throw unknown(id) }
-        return stored
+        return decoder.rechecked(stored)
     }
 
     /// The user chose an action, on a banner (with the token its presenter made for the click)

@@ -343,7 +343,7 @@ public final class Daemon {
     /// After a restart: what was held or snoozed is held again, unread counts are as they were,
     /// and docks hear every badge.
     private func resumeCenter(from store: NotificationStore) {
-        attention.resume(store.held(), now: now)
+        attention.resume(store.held().map(decoder.rechecked), now: now)
         for (id, app) in store.unread() { attention.unread.markUnread(id, app: app) }
         badges.announceAll(attention.unread.takeChanged())
         apply([])

@@ -43,6 +43,34 @@ public struct NotifyDecoder {
             request.hints.desktopEntry = nil
             problems.append("desktop-entry is not the name of a desktop file (it has a '/' or a control character, or is over 255 bytes); the app name identifies the app")
         }
+        checkFiles(of: &request, problems: &problems)
+        say(problems, of: request)
+        return request
+    }
+
+    /// A notification put back from the center (restored, back from a snooze, held across a
+    /// restart) had its files checked when it came; they may have changed since (gone, replaced
+    /// by a FIFO), so they are checked again before anyone loads them.
+    public func rechecked(_ notification: Notification) -> Notification {
+        var request = notification.request
+        var problems: [String] = []
+        if let icon = request.appIcon {
+            let usable = checked(icon, as: "app_icon", problems: &problems)
+            if usable != icon { request.appIcon = usable }
+        }
+        if request.body.firstByteRange(of: "<img ") != nil {
+            let body = sanitizer.sanitize(request.body)
+            if body != request.body { request.body = body }
+        }
+        checkFiles(of: &request, problems: &problems)
+        guard request != notification.request else { return notification }
+        say(problems, of: request)
+        var notification = notification
+        notification.request = request
+        return notification
+    }
+
+    private func checkFiles(of request: inout NotificationRequest, problems: inout [String]) {
         if let path = request.hints.imagePath {
             let usable = checked(path, as: "image-path", problems: &problems)
             if usable != path { request.hints.imagePath = usable }
@@ -55,10 +83,12 @@ public struct NotifyDecoder {
                 problems.append("sound-file: \(problem); the level's sound plays instead")
             }
         }
+    }
+
+    private func say(_ problems: [String], of request: NotificationRequest) {
         for problem in problems {
             Log.warningOnce(key: request.appIdentity + problem, "\(request.appIdentity): \(problem)")
         }
-        return request
     }
 
     private func checked(_ reference: String, as name: String, problems: inout [String]) -> String? {

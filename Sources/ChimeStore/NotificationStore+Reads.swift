@@ -108,7 +108,7 @@ extension NotificationStore {
         id, app, app_name, summary, body, level, state, coalesce(close_reason, 0), created, updated,
         category, thread, (SELECT group_concat(value, char(31)) FROM json_each(actions)), unread, repeat_count,
         snooze_until, desktop_entry, icon, stack_tag, person, resident, expire_timeout, urgency, sender, focus,
-        relevance
+        relevance, \(KeptHints.columns)
         """
 
     private static func actions(_ row: SQLiteDatabase.Row) -> [String] {
@@ -143,6 +143,7 @@ extension NotificationStore {
         hints.urgency = Urgency(rawValue: UInt8(clamping: row.integer(22)))
         hints.interruptionLevel = row.text(5).flatMap(InterruptionLevel.init(rawValue:))
         hints.relevance = row.real(25)
+        KeptHints.read(row, from: 26, into: &hints)
         let request = NotificationRequest(appName: row.text(2) ?? "", appIcon: row.text(17), summary: row.text(3) ?? "",
                                           body: row.text(4) ?? "", actions: Action.pairs(actions(row)), hints: hints,
                                           expireTimeout: Int32(clamping: row.integer(21)))

@@ -49,6 +49,10 @@ enum StoreSchema {
         """
         ALTER TABLE notifications ADD COLUMN relevance REAL;
         """,
+        // 5: the hints that present a notification again as it came (KeptHints).
+        """
+        ALTER TABLE notifications ADD COLUMN hints TEXT;
+        """,
     ]
 
     /// Runs the steps `database` has not had yet.

@@ -233,6 +233,39 @@ import Testing
         #expect(back[1].sender == ":1.1")
     }
 
+    /// The hints that present a notification again as it came are kept in one JSON object,
+    /// and none at all for a notification that sent none of them.
+    @Test func theHintsThatPresentItAgainAreKept() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        var full = notification(1, summary: "full")
+        full.request.hints.imagePath = "/tmp/a \"quoted\" picture.png"
+        full.request.hints.soundName = "message-new-email"
+        full.request.hints.soundFile = "/tmp/ding.oga"
+        full.request.hints.suppressSound = true
+        full.request.hints.actionIcons = true
+        full.request.hints.progress = 42
+        full.request.hints.replyPlaceholder = "Reply…"
+        full.request.hints.replySubmitText = "Send"
+        full.request.hints.hiddenPreviewBody = "A letter"
+        full.request.hints.destructiveActions = ["delete", "spam"]
+        store.record(full, wall: 1)
+        store.record(notification(2, summary: "plain"), wall: 1)
+        let back = try #require(store.notification(1)).request.hints
+        for (name, same) in [("image-path", back.imagePath == full.request.hints.imagePath), ("sound-name", back.soundName == "message-new-email"),
+                             ("sound-file", back.soundFile == "/tmp/ding.oga"), ("suppress-sound", back.suppressSound),
+                             ("action-icons", back.actionIcons), ("value", back.progress == 42),
+                             ("reply", back.replyPlaceholder == "Reply…" && back.replySubmitText == "Send"),
+                             ("hidden-preview-body", back.hiddenPreviewBody == "A letter"),
+                             ("destructive-actions", back.destructiveActions == ["delete", "spam"])] {
+            #expect(same, "\(name)")
+        }
+        let plain = try #require(store.notification(2)).request.hints
+        #expect(plain.imagePath == nil && !plain.suppressSound && plain.progress == nil && plain.destructiveActions.isEmpty)
+        var stored: [String] = []
+        try store.database.run("SELECT coalesce(hints, 'NULL') FROM notifications ORDER BY id") { stored.append($0.text(0) ?? "") }
+        #expect(stored.last == "NULL")
+    }
+
     @Test func readAndClosedStatesFollowTheUser() throws {
         let store = try NotificationStore(path: folder + "/chime.db")
         for id in 1...3 { store.record(notification(UInt32(id)), wall: 1) }

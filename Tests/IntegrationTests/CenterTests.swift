@@ -100,6 +100,35 @@ import Testing
         #expect(bad.status == 2)
     }
 
+    /// Restored from the center, a notification comes back as it came (its image, no sound when
+    /// it asked for none, its destructive actions and placeholder); a file that has changed since
+    /// is checked again and left out, as on arrival.
+    @Test func aRestoredNotificationComesBackWithItsHintsAndItsFilesCheckedAgain() throws {
+        let bus = try TestBus()
+        let watcher = try Watcher(bus: bus)
+        let picture = bus.directory.appendingPathComponent("picture.png").path
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: URL(fileURLWithPath: picture))
+        let id = try bus.client().notify(app: "Mail", summary: "kept as it came", actions: ["delete", "Delete"], hints: [
+            ("image-path", .string(picture)), ("suppress-sound", .bool(true)),
+            ("x-chime-destructive-actions", .stringArray(["delete"])), ("x-chime-hidden-preview-body", .string("A letter"))])
+        func restored() throws -> [String: Any]? {
+            let marker = watcher.process.stdoutLines.count
+            #expect(try bus.chimectl("dismiss", "\(id)").status == 0)
+            #expect(try bus.chimectl("restore", "\(id)").status == 0)
+            let line = watcher.process.line(from: marker, timeout: 10) { $0.contains("\"presented\"") && $0.contains("\"id\":\(id),") }
+            return try line.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["notification"] as? [String: Any]
+        }
+        #expect(watcher.presented(containing: "kept as it came")?["image-path"] as? String == picture, "as it came")
+        let back = try #require(try restored())
+        #expect(back["image-path"] as? String == picture)
+        #expect(back["sound"] as? Bool == false && back["destructive-actions"] as? [String] == ["delete"])
+
+        #expect(unlink(picture) == 0 && mkfifo(picture, 0o600) == 0)
+        let again = try #require(try restored())
+        #expect(again["image-path"] == nil, "a FIFO now: left out, and nothing blocks")
+        #expect(bus.daemonLog.contains("image-path: \(picture)"), "\(bus.daemonLog)")
+    }
+
     @Test func anActionFromHistoryReachesTheAppWhileItRunsAndSaysWhenItIsGone() throws {
         let bus = try TestBus()
         let app = try bus.client()

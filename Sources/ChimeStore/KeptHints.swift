@@ -1,0 +1,45 @@
+import ChimeCore
+
+/// The hints a notification needs to be presented again as it came (`chimectl restore`, a
+/// snooze ending, a restart), beyond those the center has columns for: one JSON object in the
+/// `hints` column, NULL for the many notifications that send none of them. `image-data` is not
+/// kept: its pixels can be megabytes, and the center keeps a thousand entries.
+enum KeptHints {
+    /// The object's text, or nil when there is nothing to keep.
+    static func json(_ hints: NotificationHints) -> String? {
+        var pairs: [(String, BusValue)] = []
+        func add(_ name: HintName, _ value: BusValue?) { if let value { pairs.append((name.text, value)) } }
+        add(.imagePath, hints.imagePath.map { .string($0) })
+        add(.soundName, hints.soundName.map { .string($0) })
+        add(.soundFile, hints.soundFile.map { .string($0) })
+        add(.suppressSound, hints.suppressSound ? .bool(true) : nil)
+        add(.actionIcons, hints.actionIcons ? .bool(true) : nil)
+        add(.value, hints.progress.map { .int32($0) })
+        add(.replyPlaceholder, hints.replyPlaceholder.map { .string($0) })
+        add(.replySubmitText, hints.replySubmitText.map { .string($0) })
+        add(.hiddenPreviewBody, hints.hiddenPreviewBody.map { .string($0) })
+        add(.destructiveActions, hints.destructiveActions.isEmpty ? nil : .stringArray(hints.destructiveActions))
+        return pairs.isEmpty ? nil : JSONText.object(pairs)
+    }
+
+    /// What a query selects to read them back, in `read`'s order (SQLite's JSON functions).
+    static let columns = [HintName.imagePath, .soundName, .soundFile, .suppressSound, .actionIcons, .value,
+                          .replyPlaceholder, .replySubmitText, .hiddenPreviewBody]
+        .map { "json_extract(hints, '$.\"\($0.text)\"')" }
+        .joined(separator: ", ")
+        + ", (SELECT group_concat(value, char(31)) FROM json_each(hints, '$.\"\(HintName.destructiveActions.text)\"'))"
+
+    /// Reads them from `row`, whose columns from `first` on are `columns`.
+    static func read(_ row: SQLiteDatabase.Row, from first: Int32, into hints: inout NotificationHints) {
+        hints.imagePath = row.text(first)
+        hints.soundName = row.text(first + 1)
+        hints.soundFile = row.text(first + 2)
+        hints.suppressSound = row.integer(first + 3) != 0
+        hints.actionIcons = row.integer(first + 4) != 0
+        hints.progress = row.real(first + 5).map { Int32($0) }
+        hints.replyPlaceholder = row.text(first + 6)
+        hints.replySubmitText = row.text(first + 7)
+        hints.hiddenPreviewBody = row.text(first + 8)
+        hints.destructiveActions = row.text(first + 9).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+    }
+}
