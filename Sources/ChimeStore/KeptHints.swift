@@ -6,7 +6,14 @@ import ChimeCore
 /// kept: its pixels can be megabytes, and the center keeps a thousand entries.
 enum KeptHints {
     /// The object's text, or nil when there is nothing to keep.
-    static func json(_ hints: NotificationHints) -> String? {
+    static func json(_ request: NotificationRequest) -> String? {
+        // Most notifications send none of these: looked at in place first, since taking the
+        // hints as a value copies all thirty of them.
+        guard request.hints.imagePath != nil || request.hints.soundName != nil || request.hints.soundFile != nil
+                || request.hints.suppressSound || request.hints.actionIcons || request.hints.progress != nil
+                || request.hints.replyPlaceholder != nil || request.hints.replySubmitText != nil
+                || request.hints.hiddenPreviewBody != nil || !request.hints.destructiveActions.isEmpty else { return nil }
+        let hints = request.hints
         var pairs: [(String, BusValue)] = []
         func add(_ name: HintName, _ value: BusValue?) { if let value { pairs.append((name.text, value)) } }
         add(.imagePath, hints.imagePath.map { .string($0) })

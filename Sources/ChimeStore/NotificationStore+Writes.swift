@@ -55,7 +55,7 @@ extension NotificationStore {
             .optional(request.hints.sender), .integer(request.hints.resident ? 1 : 0), .integer(Int64(request.expireTimeout)),
             .integer(notification.countsAsUnread ? 1 : 0), .integer(Int64(notification.repeatCount)),
             .optional(focus), .optional(snoozeUntil), .null, .optional(request.hints.relevance),
-            .optional(KeptHints.json(request.hints)),
+            .optional(KeptHints.json(request)),
         ]
     }
 
