@@ -23,7 +23,7 @@ _chimectl() {
             elif [ "$cword" -eq 3 ]; then
                 COMPREPLY=($(compgen -W "$(chimectl apps list 2>/dev/null | cut -f1)" -- "$cur"))
             elif [ "$cword" -eq 4 ] && [ "${words[2]}" = set ]; then
-                COMPREPLY=($(compgen -W "authorization= banners= timeout= sounds= badges= previews= time-sensitive= critical-alerts= marketing= delivery= show-in-center=" -- "$cur"))
+                COMPREPLY=($(compgen -W "authorization= banners= timeout= sounds= sound= badges= previews= time-sensitive= critical-alerts= marketing= delivery= show-in-center=" -- "$cur"))
                 compopt -o nospace 2>/dev/null
             fi ;;
         summary) COMPREPLY=($(compgen -W "list now --json" -- "$cur")) ;;

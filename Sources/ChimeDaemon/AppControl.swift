@@ -18,7 +18,7 @@ extension Daemon {
                       case .string(let value) = call.arguments[2] else { return [] }
                 try requireKnown(app)
                 var scratch = attention.apps.settings(for: app, config: attention.settings)
-                if let problem = scratch.set(key, to: value) { throw BusError.invalidArgs(problem) }
+                if let problem = scratch.setChecked(key, to: value) { throw BusError.invalidArgs(problem) }
                 attention.setOverride(app, key, value)
                 apply([])
                 return []

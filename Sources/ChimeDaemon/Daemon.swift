@@ -311,7 +311,13 @@ public final class Daemon {
             emitNotifications("ActionInvoked", [.uint32(notification.id), .string(key)], to: notification.sender)
         case .replied(let notification, let text):
             emitNotifications("NotificationReplied", [.uint32(notification.id), .string(text)], to: notification.sender)
-        case .playSound(let notification, let choice):
+        case .playSound(let notification, var choice):
+            // A file chosen in the config was checked when it was read, and may have changed
+            // since: libcanberra would block its thread on a FIFO. Sounds are few (one a burst).
+            if let file = choice.file, case .failure(let problem) = SoundFile.check(file) {
+                Log.warningOnce(key: "sound " + file, "sound: \(problem); the level's sound plays instead")
+                choice.file = nil
+            }
             let sounds = attention.settings.sounds
             soundPlayer.play(.init(choice: choice, theme: sounds.theme, volume: sounds.volume,
                                    application: notification.appIdentity))

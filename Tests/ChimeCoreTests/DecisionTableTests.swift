@@ -169,6 +169,40 @@ import Testing
         #expect(DeliveryDecision.decide(.make(), identity: "app", context: .init(app: AppSettings())).countsTowardBadge)
     }
 
+    /// The sound the user chose for an app wins over what the app asks (sound-name, sound-file)
+    /// and the level's; the level's stays the fallback, and critical keeps its own.
+    @Test func theSoundChosenForAnAppWinsButCriticalKeepsItsOwn() {
+        let asked: [String: BusValue] = ["sound-name": .string("bell"), "sound-file": .string("/tmp/app.oga")]
+        func choice(_ chosen: String?, level: InterruptionLevel = .active) -> SoundChoice? {
+            var app = AppSettings()
+            app.criticalAlerts = true
+            #expect(app.set("sound", to: chosen ?? "default") == nil)
+            var hints = asked
+            hints["x-chime-interruption-level"] = .string(level.rawValue)
+            let request = NotificationRequest.make(hints: hints)
+            let decision = DeliveryDecision.decide(request, identity: "app", context: .init(app: app))
+            return SoundChoice.choose(for: request, decision: decision, settings: SoundSettings())
+        }
+        #expect(choice("message-new-email") == SoundChoice(file: nil, event: "message-new-email", fallback: "message-new-instant", level: .active))
+        #expect(choice("/home/me/ding.oga", level: .timeSensitive)
+                == SoundChoice(file: "/home/me/ding.oga", event: "chime-time-sensitive", fallback: "chime-time-sensitive", level: .timeSensitive))
+        #expect(choice(nil) == SoundChoice(file: "/tmp/app.oga", event: "bell", fallback: "message-new-instant", level: .active), "as the app asks")
+        #expect(choice("message-new-email", level: .critical)?.event == "bell", "critical: not the app's chosen sound")
+        #expect(choice("message-new-email", level: .critical)?.fallback == "chime-critical")
+    }
+
+    @Test func aSoundSettingIsAnEventNameAnAbsolutePathOrDefault() {
+        var app = AppSettings()
+        for good in ["message-new-email", "bell", "x_y.2", "/home/me/sounds/ding.oga"] {
+            #expect(app.set("sound", to: good) == nil && app.sound == good)
+        }
+        #expect(app.textValues.first { $0.key == "sound" }?.value == "/home/me/sounds/ding.oga")
+        #expect(app.set("sound", to: "Default") == nil && app.sound == nil)
+        for bad in ["", "sounds/ding.oga", "/home/me/../../etc/passwd", "two words", "bell;rm"] {
+            #expect(app.set("sound", to: bad)?.hasPrefix("'\(bad)' is not a sound theme's event name") == true, "\(bad)")
+        }
+    }
+
     @Test func suppressSoundSilencesAndTransientSkipsTheCenter() {
         let decision = DeliveryDecision.decide(.make(hints: ["suppress-sound": .bool(true), "transient": .bool(true)]),
                                                identity: "app", context: .init(app: AppSettings()))

@@ -126,6 +126,8 @@ import Testing
         ("[rule r]\nmatch-app = x\ntimeout = 5s\n", "chime.conf:3: [rule r] timeout: '5s' is not a number of milliseconds"),
         ("[rule r]\nmatch-app = x\nauthorization = denied\n", "chime.conf:3: [rule r] authorization: unknown key"),
         ("[rule]\nmatch-app = x\n", "chime.conf:1: unknown section [rule]"),
+        ("[app mail]\nsound = /nonexistent/ding.oga\n", "chime.conf:2: [app mail] sound: /nonexistent/ding.oga: No such file"),
+        ("[rule r]\nmatch-app = x\nsound = ../ding.oga\n", "chime.conf:3: [rule r] sound: '../ding.oga' is not a sound theme's event name"),
     ])
     func problemsNameFileAndLine(text: String, expected: String) {
         let message = failure(text)

@@ -83,6 +83,30 @@ import Testing
         #expect(bus.daemonLog.contains("sound started: event message-new-instant"))
     }
 
+    /// An app's `sound`, from the config or chimectl, plays over what the app asks; a file that
+    /// is no sound is refused when set, and one that has changed since is not played.
+    @Test func theSoundChosenForAnAppPlays() throws {
+        let pulse = try PulseServer()
+        let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
+        let bus = try TestBus(config: Self.config + "\n[app Mail]\nsound = \(file)\n", pulse: pulse)
+        #expect(try peak(of: ["-a", "Mail", "-h", "string:sound-name:message-new-email", "chosen file", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(bus.daemonLog.contains("sound started: file \(file)"), "\(bus.daemonLog)")
+        #expect(try bus.chimectl("apps", "set", "Mail", "sound=chime-time-sensitive").status == 0)
+        #expect(try peak(of: ["-a", "Mail", "chosen event", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(bus.daemonLog.contains("sound started: event chime-time-sensitive"))
+
+        let text = bus.directory.appendingPathComponent("notes.oga").path
+        _ = FileManager.default.createFile(atPath: text, contents: Data("just text".utf8))
+        let refused = try bus.chimectl("apps", "set", "Mail", "sound=\(text)")
+        #expect(refused.status == 1 && refused.stderr.contains("notes.oga is not a known audio type"), "\(refused)")
+        let copy = bus.directory.appendingPathComponent("ding.oga").path
+        try FileManager.default.copyItem(atPath: file, toPath: copy)
+        #expect(try bus.chimectl("apps", "set", "Mail", "sound=\(copy)").status == 0)
+        #expect(unlink(copy) == 0 && mkfifo(copy, 0o600) == 0)
+        #expect(try peak(of: ["-a", "Mail", "now a fifo", "x"], bus: bus, pulse: pulse) > 0.05, "the level's sound, and nothing blocks")
+        #expect(bus.daemonLog.contains("sound: \(copy)") && bus.daemonLog.contains("the level's sound plays instead"), "\(bus.daemonLog)")
+    }
+
     @Test func badSoundFilesFallBackToTheLevelsSound() throws {
         let pulse = try PulseServer()
         let bus = try TestBus(config: Self.config, pulse: pulse)

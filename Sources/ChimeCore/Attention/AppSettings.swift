@@ -20,6 +20,10 @@ public struct AppSettings: Equatable, Sendable {
     /// nil = as the app asks, else `[general] default-timeout`.
     public var timeout: Timeout?
     public var sounds = true
+    /// The sound its notifications play, over what the app asks and the level's own: an event of
+    /// the sound theme (`message-new-email`) or an absolute path to a sound file. nil = as asked.
+    /// Critical notifications keep Chime's critical sound: that one must be told apart.
+    public var sound: String?
     public var badges = true
     /// nil = the global `[general] previews`.
     public var previews: Previews?
@@ -32,7 +36,7 @@ public struct AppSettings: Equatable, Sendable {
     public init() {}
 
     /// Setting names as config keys and `chimectl apps set` use them.
-    public static let keys = ["authorization", "banners", "timeout", "sounds", "badges", "previews", "time-sensitive",
+    public static let keys = ["authorization", "banners", "timeout", "sounds", "sound", "badges", "previews", "time-sensitive",
                               "critical-alerts", "marketing", "delivery", "show-in-center"]
 
     /// Sets one key from its text form, or says why the value does not fit.
@@ -67,6 +71,14 @@ public struct AppSettings: Equatable, Sendable {
                 }
                 timeout = .after(.milliseconds(milliseconds))
             }
+        case "sound":
+            if text.lowercased() == "default" {
+                sound = nil
+            } else if let problem = Self.soundProblem(text) {
+                return problem
+            } else {
+                sound = text
+            }
         case "banners": guard let value = bool() else { return notBool }; banners = value
         case "sounds": guard let value = bool() else { return notBool }; sounds = value
         case "badges": guard let value = bool() else { return notBool }; badges = value
@@ -78,6 +90,17 @@ public struct AppSettings: Equatable, Sendable {
             return "unknown setting '\(key)'; settings are: " + Self.keys.joined(separator: ", ")
         }
         return nil
+    }
+
+    /// Why `text` is neither a theme's event id nor an absolute path without `..`, if it is not.
+    /// (Whether the file is a sound is for the edge to say: the core reads no files.)
+    static func soundProblem(_ text: String) -> String? {
+        let problem = "'\(text)' is not a sound theme's event name (message-new-email), an absolute path to a sound file, or default"
+        if text.hasPrefix("/") {
+            return text.split(separator: "/").contains("..") ? problem : nil
+        }
+        let allowed = text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
+        return !text.isEmpty && text.utf8.count <= 255 && allowed ? nil : problem
     }
 
     /// A boolean as the config and chimectl take it: true/false, yes/no, on/off, 1/0.
@@ -92,6 +115,7 @@ public struct AppSettings: Equatable, Sendable {
     /// Each key with its value in text form, in the order of `keys`.
     public var textValues: [(key: String, value: String)] {
         [("authorization", authorization.rawValue), ("banners", "\(banners)"), ("timeout", timeoutText), ("sounds", "\(sounds)"),
+         ("sound", sound ?? "default"),
          ("badges", "\(badges)"), ("previews", previews?.rawValue ?? "default"),
          ("time-sensitive", "\(timeSensitive)"), ("critical-alerts", "\(criticalAlerts)"),
          ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)")]

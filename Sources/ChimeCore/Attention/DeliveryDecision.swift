@@ -25,6 +25,8 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var expires: Bool
     /// The app's timeout as the user set it, over what the notification asks.
     public var timeout: AppSettings.Timeout?
+    /// The sound the user chose for the app or by a rule (`AppSettings.sound`), over what it asks.
+    public var chosenSound: String?
     /// The user's rules that shaped it, by name (`chimectl show` says them).
     public var rules: [String] = []
 
@@ -90,6 +92,7 @@ public struct DeliveryDecision: Equatable, Sendable {
             countsTowardBadge: inCenter && app.badges,
             expires: level != .critical,
             timeout: app.timeout,
+            chosenSound: app.sound,
             rules: context.rules?.rules ?? [])
     }
 

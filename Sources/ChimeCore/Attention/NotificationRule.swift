@@ -29,7 +29,7 @@ public struct NotificationRule: Equatable, Sendable {
 
     /// The app settings a rule may change. An app's consent and permissions are not among them:
     /// those are the app's, asked of the user once (design.md section 3).
-    public static let settingKeys = ["banners", "timeout", "sounds", "badges", "previews", "delivery", "show-in-center"]
+    public static let settingKeys = ["banners", "timeout", "sounds", "sound", "badges", "previews", "delivery", "show-in-center"]
 
     public var name: String
     /// Every one must match (`match-app`, `match-summary`, `match-body`, `match-category`).

@@ -37,6 +37,10 @@ public struct SoundChoice: Equatable, Sendable {
     /// nil when the decision says no sound.
     public static func choose(for request: NotificationRequest, decision: DeliveryDecision, settings: SoundSettings) -> SoundChoice? {
         guard decision.sound, let levelEvent = settings.event(for: decision.level) else { return nil }
+        if let chosen = decision.chosenSound, decision.level != .critical {
+            let isFile = chosen.hasPrefix("/")
+            return SoundChoice(file: isFile ? chosen : nil, event: isFile ? levelEvent : chosen, fallback: levelEvent, level: decision.level)
+        }
         let named = request.hints.soundName.flatMap { $0.isEmpty ? nil : $0 }
         return SoundChoice(file: request.hints.soundFile, event: named ?? levelEvent, fallback: levelEvent, level: decision.level)
     }
