@@ -43,7 +43,7 @@ enum KeptHints {
         hints.soundFile = row.text(first + 2)
         hints.suppressSound = row.integer(first + 3) != 0
         hints.actionIcons = row.integer(first + 4) != 0
-        hints.progress = row.real(first + 5).map { Int32($0) }
+        hints.progress = row.real(first + 5).flatMap { Int32(exactly: $0.rounded()) }  // a hand-edited file cannot trap
         hints.replyPlaceholder = row.text(first + 6)
         hints.replySubmitText = row.text(first + 7)
         hints.hiddenPreviewBody = row.text(first + 8)
