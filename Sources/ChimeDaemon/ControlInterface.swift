@@ -10,6 +10,7 @@ extension Daemon {
             .merging(notificationHandlers()) { first, _ in first }
             .merging(focusHandlers()) { first, _ in first }
             .merging(appHandlers()) { first, _ in first }
+            .merging(ruleHandlers()) { first, _ in first }
         return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
             "Muted": { [unowned self] in .bool(attention.muted) },

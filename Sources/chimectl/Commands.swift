@@ -18,6 +18,7 @@ enum Commands {
         case "focus": try FocusCommands.focus(&rest)
         case "dnd": try FocusCommands.dnd(&rest)
         case "apps": try AppCommands.apps(&rest)
+        case "rules": try RuleCommands.rules(&rest)
         case "summary": try summary(&rest)
         case "mute": try mute(&rest)
         case "history": try history(&rest)

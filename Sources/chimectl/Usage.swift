@@ -40,6 +40,7 @@ enum Usage {
       apps list [--json]       apps Chime knows and their main settings
       apps show APP [--json]   every setting of an app
       apps set APP KEY=VALUE   change a setting; kept across restarts
+      rules [--json]           the config's rules, how often each matched, what they match and change
       mute on|off|toggle       silence every sound but critical; kept across restarts
       summary list [--json]    what waits for the next scheduled summary
       summary now              deliver the summary now

@@ -39,6 +39,11 @@ import Testing
         #expect(try record("Update ready", in: client)?["state"]?.string == "presented", "the summary must match too")
         #expect(try record("PAGE: disk at 80%", in: client)?["level"]?.string == "passive", "the urgency must match too")
         #expect(watcher.allPresented(containing: "Now playing").isEmpty)
+        let listed = try bus.chimectl("rules").stdout.split(separator: "\n")
+        #expect(listed == ["now-playing\t1\tmatch-app=^Spotify$; match-summary=^Now playing\tbanners=false; show-in-center=false",
+                           "pager\t1\tmatch-summary=^PAGE\\b; match-urgency=normal\tlevel=critical"], "\(listed)")
+        let json = try bus.chimectl("rules", "--json").stdout
+        #expect(json.contains(#""name":"pager","matched":1,"match":["match-summary=^PAGE\\b","match-urgency=normal"]"#), "\(json)")
         let history = try bus.chimectl("history").stdout
         #expect(history.contains("Update ready") && !history.contains("Now playing"), "show-in-center = false: \(history)")
 
@@ -51,6 +56,7 @@ import Testing
 
         try bus.writeConfig("")
         #expect(try bus.chimectl("reload").status == 0)
+        #expect(try bus.chimectl("rules").stdout.hasPrefix("no rules"))
         _ = try bus.run("notify-send", ["-a", "oncall", "PAGE: after reload", "x"])
         #expect(watcher.presented(containing: "PAGE: after reload")?["level"] as? String == "active")
     }

@@ -47,8 +47,12 @@ public struct Attention: Sendable {
         server = NotificationServer(settings: settings.server, lastID: lastID)
     }
 
+    /// How many notifications each rule matched since the config was read, by name.
+    public private(set) var ruleMatches: [String: Int] = [:]
+
     public mutating func apply(_ newSettings: ChimeSettings, now: Now) -> [ServerEvent] {
         settings = newSettings
+        ruleMatches = [:]
         server.settings = newSettings.server
         return refreshFocus(now: now)
     }
@@ -65,6 +69,7 @@ public struct Attention: Sendable {
         }
         let appSettings = app.settings
         let rules = rules(for: request)
+        for name in rules?.rules ?? [] { ruleMatches[name, default: 0] += 1 }
         var request = request
         let requested = rules?.level ?? InterruptionPolicy.level(request, app: appSettings)
         var overBudget = app.overBudget
