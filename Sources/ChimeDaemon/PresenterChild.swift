@@ -30,6 +30,8 @@ public final class PresenterChild {
     /// a row the presenter could not open the display.
     private var wanted = false
     private var failedOpens = 0
+    /// Waits, after the display went away, for its socket to come back.
+    private var displayWatch: CreationWatch?
 
     init(environment: [String: String], configPath: String) {
         self.environment = environment
@@ -49,6 +51,7 @@ public final class PresenterChild {
         if !settings.enabled { status = .off }
         wanted = settings.enabled && hasDisplay(environment)
         failedOpens = 0
+        displayWatch = nil
         switch (wanted, pid) {
         case (true, nil): start()
         case (true, let pid?): kill(pid, SIGHUP)
@@ -61,6 +64,7 @@ public final class PresenterChild {
 
     func stop() {
         status = .off
+        displayWatch = nil
         if let pid { kill(pid, SIGTERM) }
         pid = nil
     }
@@ -99,11 +103,26 @@ public final class PresenterChild {
                 return false
             }
         } else if signal == 0, code == Self.displayUnavailable {
-            Log.warning("the banner presenter cannot open the display; chimed runs on without banners")
+            Log.warning("the banner presenter cannot open the display; chimed runs on without banners" + awaitDisplay())
         } else if signal != 0 {
-            Log.warning("the banner presenter ended (signal \(signal)); chimed runs on without banners")
+            Log.warning("the banner presenter ended (signal \(signal)); chimed runs on without banners" + awaitDisplay())
         } else if code != 0 {
-            Log.warning("the banner presenter ended (exit \(code), the display may be gone); chimed runs on without banners")
+            Log.warning("the banner presenter ended (exit \(code), the display may be gone); chimed runs on without banners" + awaitDisplay())
         }
+    }
+
+    /// A compositor or X server that ends is often started again (a crash, a new login, a
+    /// restarted sway) while chimed, started by D-Bus or systemd, runs on: when the display's
+    /// socket is made again, the banners come back. Says so for the log.
+    private func awaitDisplay() -> String {
+        guard wanted, let socket = DisplaySocket.path(environment: environment) else { return "" }
+        displayWatch = CreationWatch(path: socket) { [weak self] in
+            guard let self, wanted, pid == nil else { return }
+            displayWatch = nil
+            failedOpens = 0
+            Log.info("\(socket) is back; starting the banner presenter again")
+            start()
+        }
+        return displayWatch == nil ? "" : " until \(socket) is made again"
     }
 }

@@ -26,6 +26,14 @@ public enum GLibSources {
         g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, trampoline, box(body), release)
     }
 
+    /// Calls `body` whenever `descriptor` can be read, while it returns true.
+    @discardableResult
+    public static func readable(_ descriptor: Int32, _ body: @escaping () -> Bool) -> UInt32 {
+        g_unix_fd_add_full(G_PRIORITY_DEFAULT, descriptor, G_IO_IN, { _, _, data in
+            Unmanaged<Callback>.fromOpaque(data!).takeUnretainedValue().body() ? chime_source_continue() : chime_source_remove()
+        }, box(body), release)
+    }
+
     public static func remove(_ id: UInt32) {
         g_source_remove(id)
     }

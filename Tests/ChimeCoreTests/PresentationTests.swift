@@ -41,3 +41,18 @@ import Testing
         #expect(content.level == .timeSensitive && content.progress == 40 && content.icon == "mail-unread")
     }
 }
+
+@Suite struct DisplaySocketTests {
+    @Test func theSocketOfTheDisplayGTKOpens() {
+        let runtime = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(DisplaySocket.path(environment: runtime.merging(["WAYLAND_DISPLAY": "wayland-1", "DISPLAY": ":0"]) { a, _ in a })
+                == "/run/user/1000/wayland-1", "Wayland first")
+        #expect(DisplaySocket.path(environment: ["WAYLAND_DISPLAY": "/tmp/sway.sock"]) == "/tmp/sway.sock")
+        #expect(DisplaySocket.path(environment: ["WAYLAND_DISPLAY": "wayland-1"]) == nil, "no runtime folder to find it in")
+        #expect(DisplaySocket.path(environment: ["DISPLAY": ":0"]) == "/tmp/.X11-unix/X0")
+        #expect(DisplaySocket.path(environment: ["DISPLAY": ":12.1"]) == "/tmp/.X11-unix/X12")
+        #expect(DisplaySocket.path(environment: ["DISPLAY": "unix:3"]) == "/tmp/.X11-unix/X3")
+        #expect(DisplaySocket.path(environment: ["DISPLAY": "localhost:10.0"]) == nil, "a forwarded display has no socket here")
+        #expect(DisplaySocket.path(environment: [:]) == nil)
+    }
+}

@@ -327,6 +327,29 @@ import Testing
     }
 }
 
+extension PopupTests {
+    /// A display that goes and comes back (an X server or compositor started again while chimed,
+    /// started by D-Bus or systemd, runs on) gets its banners back when its socket is made again.
+    @Test func whenTheDisplayComesBackSoDoTheBanners() throws {
+        let display = try XDisplay(startingLater: ())
+        try display.start()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        _ = try client.notify(summary: "before", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
+        display.stop()
+        let daemon = try #require(bus.daemon)
+        let socket = "/tmp/.X11-unix/X" + display.name.dropFirst()
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter ended") && $0.contains("until \(socket) is made again") } != nil,
+                "\(bus.daemonLog)")
+        try display.start()
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("\(socket) is back; starting the banner presenter again") } != nil)
+        _ = try client.notify(summary: "after", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 2 }.count == 2, "the open banner and the new one")
+        #expect(try bus.chimectl("status").stdout.contains("banners: on"))
+    }
+}
+
 /// The same banners on a wlroots compositor (headless sway), placed by gtk-layer-shell.
 @Suite struct WaylandPopupTests {
     @Test func bannersAppearInTheCornerOnWaylandAndGoWhenDismissed() throws {
