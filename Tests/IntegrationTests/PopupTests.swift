@@ -377,6 +377,29 @@ extension PopupTests {
 }
 
 extension WaylandPopupTests {
+    /// A compositor that quits and starts again (a restarted sway) gets its banners back.
+    @Test func whenSwayStartsAgainSoDoTheBanners() throws {
+        let bus = try TestBus(wayland: true)
+        let daemon = try #require(bus.daemon)
+        let region = (x: 1280 - 380 - 12 + 20, y: 12 + 20, width: 200, height: 20)
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        do {  // the first sway is held only here, so restarting ends it
+            let first = try #require(bus.wayland)
+            let before = try bus.client().notify(summary: "before sway restarted", timeout: 0)
+            _ = try first.waitUntilDrawn(x: region.x, y: region.y, width: region.width, height: region.height, shot: shot)
+            #expect(try bus.chimectl("dismiss", "\(before)").status == 0)
+        }
+        try bus.restartWayland()
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter ended") } != nil, "\(bus.daemonLog)")
+        let wayland = try #require(bus.wayland)
+        let socket = wayland.runtimeDirectory.appendingPathComponent(wayland.socket).path
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("\(socket) is back; starting the banner presenter again") } != nil,
+                "\(bus.daemonLog)")
+        _ = try bus.client().notify(summary: "after sway restarted", timeout: 0)
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: region.x, y: region.y, width: region.width, height: region.height, shot: shot)
+        #expect(abs(drawn - empty) >= 0.02, "a banner is drawn on the new sway: \(empty) -> \(drawn)")
+    }
+
     /// `[popups] output` names the monitor the banners go to: with a second output (sway's
     /// headless outputs are named HEADLESS-N; a new one is 1920x1080), they are drawn there, in
     /// its top-right corner, and not on the first.

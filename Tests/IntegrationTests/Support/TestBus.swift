@@ -32,6 +32,13 @@ final class TestBus: @unchecked Sendable {
     /// With `wayland`, a headless sway in the test's folder, and chimed draws there.
     private(set) var wayland: WaylandSession?
 
+    /// Ends the headless sway, as a compositor that quits or crashes does, and starts another
+    /// in the same runtime folder, where it makes the same socket.
+    func restartWayland() throws {
+        wayland = nil
+        wayland = try WaylandSession(in: directory)
+    }
+
     init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
          systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil, wayland: Bool = false) throws {
         self.pulse = pulse
