@@ -32,6 +32,10 @@ public final class PresenterChild {
     private var failedOpens = 0
     /// Waits, after the display went away, for its socket to come back.
     private var displayWatch: CreationWatch?
+    /// When the presenter was last started again after a crash (monotonic ms): a presenter that
+    /// keeps crashing is not started forever.
+    private var crashRestarts: [Int64] = []
+    static let crashRestartsAMinute = 3
 
     init(environment: [String: String], configPath: String) {
         self.environment = environment
@@ -104,11 +108,27 @@ public final class PresenterChild {
             }
         } else if signal == 0, code == Self.displayUnavailable {
             Log.warning("the banner presenter cannot open the display; chimed runs on without banners" + awaitDisplay())
+        } else if signal != 0, wanted, restartAfterCrash() {
+            Log.warning("the banner presenter crashed (signal \(signal)); starting it again in 1 s")
         } else if signal != 0 {
             Log.warning("the banner presenter ended (signal \(signal)); chimed runs on without banners" + awaitDisplay())
         } else if code != 0 {
             Log.warning("the banner presenter ended (exit \(code), the display may be gone); chimed runs on without banners" + awaitDisplay())
         }
+    }
+
+    /// A presenter killed by a signal crashed (GTK exits with a status when its display goes):
+    /// it is started again after a second, at most `crashRestartsAMinute` times a minute.
+    private func restartAfterCrash() -> Bool {
+        let now = GLibSources.monotonicMilliseconds()
+        crashRestarts.removeAll { now - $0 > 60_000 }
+        guard crashRestarts.count < Self.crashRestartsAMinute else { return false }
+        crashRestarts.append(now)
+        GLibSources.timeout(milliseconds: 1_000) { [weak self] in
+            if let self, wanted, pid == nil { start() }
+            return false
+        }
+        return true
     }
 
     /// A compositor or X server that ends is often started again (a crash, a new login, a

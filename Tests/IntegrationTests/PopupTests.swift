@@ -328,6 +328,34 @@ import Testing
 }
 
 extension PopupTests {
+    /// A presenter that crashes is started again a second later, and draws what is open; one
+    /// that keeps crashing is given up on after three times in a minute.
+    @Test func aCrashedPresenterIsStartedAgainButNotForever() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let daemon = try #require(bus.daemon)
+        _ = try bus.client().notify(summary: "open", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
+        func crash() throws {
+            let before = daemon.stderrLines.count
+            let found = try bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", "chime-presenter"])
+            let pid = try #require(pid_t(found.stdout), "presenter: \(found)")
+            #expect(kill(pid, SIGKILL) == 0)  // as the OOM killer would: SIGSEGV waits for Swift's backtracer
+            #expect(daemon.line(onStderr: true, from: before, timeout: 10) { $0.contains("the banner presenter") } != nil)
+        }
+        let client = try bus.client()
+        for time in 1...3 {
+            try crash()
+            let said = daemon.stderrLines.filter { $0.contains("the banner presenter crashed (signal 9); starting it again in 1 s") }
+            #expect(said.count == time, "\(bus.daemonLog)")
+            #expect(client.waitUntil(timeout: 10) { (try? bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", "chime-presenter"]).status) == 0 })
+            #expect(try display.waitForWindows { $0.count == 1 }.count == 1, "the open banner is drawn again")
+        }
+        try crash()
+        #expect(bus.daemonLog.contains("the banner presenter ended (signal 9); chimed runs on without banners"), "\(bus.daemonLog)")
+        #expect(try bus.chimectl("status").stdout.contains("banners: none: the banner presenter ended"))
+    }
+
     /// A display that goes and comes back (an X server or compositor started again while chimed,
     /// started by D-Bus or systemd, runs on) gets its banners back when its socket is made again.
     @Test func whenTheDisplayComesBackSoDoTheBanners() throws {
