@@ -14,6 +14,8 @@ public final class PresenterChild {
         case noDisplay = "no-display"
         /// The presenter ended (its display went away) or could not start.
         case ended
+        /// The display went away; banners come back when its socket is made again.
+        case awaitingDisplay = "awaiting-display"
     }
 
     /// chime-presenter's exit status when it cannot open the display. chimed then starts it
@@ -111,7 +113,8 @@ public final class PresenterChild {
         } else if signal != 0, wanted, restartAfterCrash() {
             Log.warning("the banner presenter crashed (signal \(signal)); starting it again in 1 s")
         } else if signal != 0 {
-            Log.warning("the banner presenter ended (signal \(signal)); chimed runs on without banners" + awaitDisplay())
+            // Crashed again and again, its display still there (one gone fails to open, above).
+            Log.warning("the banner presenter ended (signal \(signal)); chimed runs on without banners")
         } else if code != 0 {
             Log.warning("the banner presenter ended (exit \(code), the display may be gone); chimed runs on without banners" + awaitDisplay())
         }
@@ -143,6 +146,8 @@ public final class PresenterChild {
             Log.info("\(socket) is back; starting the banner presenter again")
             start()
         }
-        return displayWatch == nil ? "" : " until \(socket) is made again"
+        guard displayWatch != nil else { return "" }
+        status = .awaitingDisplay
+        return " until \(socket) is made again"
     }
 }

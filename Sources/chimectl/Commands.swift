@@ -55,6 +55,7 @@ enum Commands {
             case "off": print("banners: off ([popups] enabled = false)")
             case "no-display": print("banners: none: chimed has no display (WAYLAND_DISPLAY, DISPLAY); see its log")
             case "ended": print("banners: none: the banner presenter ended (see chimed's log)")
+            case "awaiting-display": print("banners: none: the display went away; they come back when it does")
             default: break
             }
         }

@@ -320,7 +320,7 @@ import Testing
         display.stop()
         let daemon = try #require(bus.daemon)
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter ended") } != nil)
-        #expect(try bus.chimectl("status").stdout.contains("banners: none: the banner presenter ended"))
+        #expect(try bus.chimectl("status").stdout.contains("banners: none: the display went away; they come back when it does"))
         #expect(daemon.isRunning)
         #expect(try bus.client().notify(summary: "after") > 0)
         #expect(try bus.chimectl("list").stdout.contains("after"))
@@ -370,6 +370,7 @@ extension PopupTests {
         let socket = "/tmp/.X11-unix/X" + display.name.dropFirst()
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter ended") && $0.contains("until \(socket) is made again") } != nil,
                 "\(bus.daemonLog)")
+        #expect(try bus.chimectl("status").stdout.contains("banners: none: the display went away; they come back when it does"))
         try display.start()
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("\(socket) is back; starting the banner presenter again") } != nil)
         _ = try client.notify(summary: "after", timeout: 0)
