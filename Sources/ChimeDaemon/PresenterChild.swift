@@ -104,10 +104,7 @@ public final class PresenterChild {
             let delay = Self.retryDelays[failedOpens]
             failedOpens += 1
             Log.warning("the banner presenter cannot open the display; trying again in \(delay / 1_000) s")
-            GLibSources.timeout(milliseconds: delay) { [weak self] in
-                if let self, wanted, pid == nil { start() }
-                return false
-            }
+            start(after: delay)
         } else if signal == 0, code == Self.displayUnavailable {
             Log.warning("the banner presenter cannot open the display; chimed runs on without banners" + awaitDisplay())
         } else if signal != 0, wanted, restartAfterCrash() {
@@ -127,11 +124,16 @@ public final class PresenterChild {
         crashRestarts.removeAll { now - $0 > 60_000 }
         guard crashRestarts.count < Self.crashRestartsAMinute else { return false }
         crashRestarts.append(now)
-        GLibSources.timeout(milliseconds: 1_000) { [weak self] in
+        start(after: 1_000)
+        return true
+    }
+
+    /// Starts the presenter after `milliseconds`, if banners are still wanted and none runs.
+    private func start(after milliseconds: UInt32) {
+        GLibSources.timeout(milliseconds: milliseconds) { [weak self] in
             if let self, wanted, pid == nil { start() }
             return false
         }
-        return true
     }
 
     /// A compositor or X server that ends is often started again (a crash, a new login, a

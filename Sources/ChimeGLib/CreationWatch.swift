@@ -49,7 +49,7 @@ public final class CreationWatch {
             var offset = 0
             buffer.withUnsafeBytes { bytes in
                 while offset + MemoryLayout<inotify_event>.size <= count {
-                    let length = Int(bytes.load(fromByteOffset: offset + 12, as: UInt32.self))  // inotify_event.len
+                    let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))  // inotify_event.len
                     let start = offset + MemoryLayout<inotify_event>.size
                     let field = bytes[start..<min(start + length, count)]
                     names.append(String(decoding: field.prefix { $0 != 0 }, as: UTF8.self))
