@@ -80,6 +80,17 @@ struct Contains: TextPattern {
         #expect(try decision(.make(app: "oncall", summary: "PAGE again"), in: &attention) == nil, "a denied app stays denied")
     }
 
+    /// Chime explains time-sensitive to an app's user the first time the app asks for it; a rule
+    /// that makes a notification time-sensitive is the user's own doing, with nothing to explain.
+    @Test func aRulesTimeSensitiveLevelIsNotExplainedAsTheApps() throws {
+        var attention = attention(rule("ci", [(.summary, "failed")], level: .timeSensitive))
+        let events = try attention.notify(.make(app: "ci", summary: "build failed"), from: ":1.1", now: now).events
+        let own = events.compactMap { if case .presented(let n) = $0, n.sender == Attention.selfSender { n } else { nil } }
+        #expect(own.isEmpty, "\(own.map(\.request.summary))")
+        let asked = try attention.notify(.make(app: "ci", summary: "deploy", hints: ["urgency": .byte(2)]), from: ":1.1", now: now).events
+        #expect(asked.contains { if case .presented(let n) = $0 { n.request.summary == "Time-Sensitive notifications from ci" } else { false } })
+    }
+
     @Test func aRuleLevelBreaksThroughFocusAsThatLevelWould() throws {
         var attention = attention(rule("family", [(.summary, "Mum")], level: .critical))
         _ = try attention.focusOn("work", until: nil, now: now)

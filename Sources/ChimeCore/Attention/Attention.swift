@@ -129,7 +129,8 @@ public struct Attention: Sendable {
             heldDuringFocus.count += 1
             heldDuringFocus.apps.insert(identity)
         }
-        if decision.level == .timeSensitive, !(apps.record(identity)?.explainedTimeSensitive ?? true) {
+        // Not when a rule of the user's made it time-sensitive: the app asked for nothing to explain.
+        if decision.level == .timeSensitive, rules?.level == nil, !(apps.record(identity)?.explainedTimeSensitive ?? true) {
             apps.update(identity) { $0.explainedTimeSensitive = true }
             events += own(summary: "Time-Sensitive notifications from \(request.appName)",
                           body: "They can break through Focus and scheduled summaries. Turn them off if \(ScheduledSummary.escape(request.appName)) uses them for things that can wait.",
