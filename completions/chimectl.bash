@@ -40,7 +40,7 @@ _chimectl() {
         show|restore|snooze|delete)
             [ "$cword" -eq 2 ] && COMPREPLY=($(compgen -W "$(chimectl history 2>/dev/null | cut -f1)" -- "$cur")) ;;
         dismiss)
-            COMPREPLY=($(compgen -W "--all $(chimectl list 2>/dev/null | cut -f1)" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "--all --app $(chimectl list 2>/dev/null | cut -f1)" -- "$cur")) ;;
         invoke|menu|reply)
             [ "$cword" -eq 2 ] && COMPREPLY=($(compgen -W "$(chimectl list 2>/dev/null | cut -f1)" -- "$cur")) ;;
     esac

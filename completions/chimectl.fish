@@ -12,7 +12,7 @@ complete -c chimectl -n "__fish_seen_subcommand_from summary" -a "list now"
 complete -c chimectl -n "__fish_seen_subcommand_from history" -l app -l thread -l state -l limit -r
 complete -c chimectl -n "__fish_seen_subcommand_from status list history summary badges show" -l json
 complete -c chimectl -n "__fish_seen_subcommand_from watch" -l waybar
-complete -c chimectl -n "__fish_seen_subcommand_from read clear" -l app -r
+complete -c chimectl -n "__fish_seen_subcommand_from read clear dismiss" -l app -r
 complete -c chimectl -n "__fish_seen_subcommand_from show restore snooze delete read" -a "(chimectl history 2>/dev/null | cut -f1)"
 complete -c chimectl -n "__fish_seen_subcommand_from invoke menu reply dismiss" -a "(chimectl list 2>/dev/null | cut -f1)"
 complete -c chimectl -n "__fish_seen_subcommand_from dismiss" -l all

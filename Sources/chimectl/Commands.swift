@@ -204,6 +204,16 @@ enum Commands {
             _ = try ControlClient().call("DismissAll")
             return
         }
+        if let app = try arguments.option("--app") {
+            try arguments.done()
+            // As `read --app`: the app as Chime names it (its desktop entry, else its name), or its name.
+            let client = try ControlClient()
+            let ids = try client.notifications().filter { $0["app-identity"]?.string == app || $0["app-name"]?.string == app }
+                .compactMap { $0["id"]?.uint32 }
+            for id in ids { _ = try client.call("Dismiss", [.uint32(id)]) }
+            print("dismissed \(ids.count) notification\(ids.count == 1 ? "" : "s") from \(app)".withoutControlCharacters())
+            return
+        }
         let given = arguments.isEmpty ? nil : try arguments.id()
         try arguments.done()
         let client = try ControlClient()

@@ -17,8 +17,9 @@ enum Usage {
                                rofi -dmenu, fuzzel -d, dmenu) and invoke the one chosen; without
                                ID, the newest banner's
       reply ID TEXT            answer a notification that offers an inline reply
-      dismiss [ID | --all]     close notifications as the user (reason 2); without ID, the newest
-                               banner
+      dismiss [ID | --all | --app APP]
+                               close notifications as the user (reason 2): one, all, or an app's;
+                               without ID, the newest banner
       read ID... | --app APP   mark notifications read; badges drop
       restore [ID]             present a notification from the center again; without ID, the one
                                closed last

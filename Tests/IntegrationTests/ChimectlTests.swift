@@ -17,7 +17,7 @@ import Testing
     /// command, or one chimectl does not know, the whole usage.
     @Test(arguments: [(["frobnicate"], "usage: chimectl COMMAND"), ([], "usage: chimectl COMMAND"),
                       (["invoke", "abc"], "\n  invoke [ID [KEY]]"), (["restore", "x"], "\n  restore [ID]"),
-                      (["dismiss", "1", "2"], "\n  dismiss [ID | --all]"), (["list", "--bogus"], "\n  list [--json]"),
+                      (["dismiss", "1", "2"], "\n  dismiss [ID | --all | --app APP]"), (["list", "--bogus"], "\n  list [--json]"),
                       (["reply", "3"], "\n  reply ID TEXT"), (["focus", "on"], "\n  focus on NAME [--for DURATION | --until HH:MM]\n")])
     func badArgumentsPrintUsageAndExit2(arguments: [String], usage: String) throws {
         let bus = try TestBus(daemon: false)
@@ -156,6 +156,25 @@ import Testing
         for _ in 0..<3 { _ = try client.notify(timeout: 0) }
         #expect(try bus.chimectl("dismiss", "--all").status == 0)
         #expect(try client.list().isEmpty)
+    }
+
+    /// `dismiss --app` closes one app's notifications (named by its desktop entry or its name),
+    /// each as the user would (reason 2), and leaves the others.
+    @Test func dismissAppClosesOnlyThatAppsNotifications() throws {
+        let bus = try TestBus()
+        let client = try bus.client()
+        try client.listen()
+        let slack = try (0..<2).map { try client.notify(app: "Slack", summary: "message \($0)", timeout: 0) }
+        let entry = try client.notify(app: "Mail", hints: [("desktop-entry", .string("org.gnome.Evolution"))], timeout: 0)
+        let other = try client.notify(app: "Other", timeout: 0)
+        let result = try bus.chimectl("dismiss", "--app", "Slack")
+        #expect(result.stdout == "dismissed 2 notifications from Slack", "\(result)")
+        #expect(try bus.chimectl("dismiss", "--app", "org.gnome.Evolution").stdout == "dismissed 1 notification from org.gnome.Evolution")
+        #expect(try client.list().compactMap { $0["id"]?.uint32 } == [other])
+        for id in slack + [entry] {
+            #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
+        }
+        #expect(try bus.chimectl("dismiss", "--app", "Nobody").stdout == "dismissed 0 notifications from Nobody")
     }
 
     /// Presenters hear Withdrawn only for what they were shown; the app hears NotificationClosed
