@@ -30,7 +30,7 @@ _chimectl() {
         history)
             case "$prev" in
                 --state) COMPREPLY=($(compgen -W "presented quiet held-by-focus held-for-summary summarized snoozed read dismissed closed unread" -- "$cur")) ;;
-                *) COMPREPLY=($(compgen -W "--app --thread --state --limit --json" -- "$cur")) ;;
+                *) COMPREPLY=($(compgen -W "--app --thread --state --since --limit --json" -- "$cur")) ;;
             esac ;;
         status|list|badges) COMPREPLY=($(compgen -W "--json" -- "$cur")) ;;
         watch) COMPREPLY=($(compgen -W "--waybar" -- "$cur")) ;;

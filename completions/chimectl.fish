@@ -9,7 +9,7 @@ complete -c chimectl -n "__fish_seen_subcommand_from dnd mute" -a "on off toggle
 complete -c chimectl -n "__fish_seen_subcommand_from apps; and not __fish_seen_subcommand_from list show set" -a "list show set"
 complete -c chimectl -n "__fish_seen_subcommand_from show set" -a "(chimectl apps list 2>/dev/null | cut -f1)"
 complete -c chimectl -n "__fish_seen_subcommand_from summary" -a "list now"
-complete -c chimectl -n "__fish_seen_subcommand_from history" -l app -l thread -l state -l limit -r
+complete -c chimectl -n "__fish_seen_subcommand_from history" -l app -l thread -l state -l since -l limit -r
 complete -c chimectl -n "__fish_seen_subcommand_from status list history summary badges show" -l json
 complete -c chimectl -n "__fish_seen_subcommand_from watch" -l waybar
 complete -c chimectl -n "__fish_seen_subcommand_from read clear dismiss" -l app -r

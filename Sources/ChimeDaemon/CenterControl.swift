@@ -20,6 +20,10 @@ extension Daemon {
                     guard (1...10_000).contains(limit) else { throw .invalidArgs("limit must be 1 to 10000") }
                     query.limit = Int(limit)
                 }
+                if let seconds = filter["since-seconds"]?.integer {
+                    guard seconds > 0 else { throw .invalidArgs("since-seconds must be a positive number of seconds") }
+                    query.since = LocalClock.wallMilliseconds() - seconds * 1_000
+                }
                 return [.array(elementSignature: "a{sv}", try requireStore().history(query).map { .vardict($0) })]
             },
             "Show": { [unowned self] call throws(BusError) in

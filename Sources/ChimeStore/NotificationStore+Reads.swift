@@ -17,7 +17,10 @@ extension NotificationStore {
         /// One of `NotificationState.centerStates`.
         public var state: String?
         public var limit = 50
-        public init(app: String? = nil, thread: String? = nil, state: String? = nil, limit: Int = 50) {
+        /// Only those that came at or after this time (unix milliseconds).
+        public var since: Int64?
+        public init(app: String? = nil, thread: String? = nil, state: String? = nil, limit: Int = 50, since: Int64? = nil) {
+            self.since = since
             self.app = app
             self.thread = thread
             self.state = state
@@ -33,9 +36,10 @@ extension NotificationStore {
                 SELECT \(Self.columns) FROM notifications
                 WHERE (?1 IS NULL OR app = ?1) AND (?2 IS NULL OR thread = ?2)
                   AND (?3 IS NULL OR state = ?3 OR (?3 = 'unread' AND unread = 1))
+                  AND (?5 IS NULL OR created >= ?5)
                 ORDER BY id DESC LIMIT ?4
                 """, [.optional(filter.app), .optional(filter.thread), .optional(filter.state),
-                      .integer(Int64(filter.limit))]) { rows.append(Self.entry($0)) }
+                      .integer(Int64(filter.limit)), .optional(filter.since)]) { rows.append(Self.entry($0)) }
         }
         return rows
     }

@@ -76,6 +76,12 @@ enum Commands {
             guard NotificationState.centerStates.contains(state) else { throw .usage("'\(state)' is not a state: " + NotificationState.centerStates.joined(separator: ", ")) }
             filter.append(("state", .string(state)))
         }
+        if let text = try arguments.option("--since") {
+            guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= Int64(UInt32.max) else {
+                throw .usage("--since takes a duration such as 30m, 2h or 7d, not '\(text)'")
+            }
+            filter.append(("since-seconds", .uint32(UInt32(seconds))))
+        }
         if let text = try arguments.option("--limit") {
             guard let limit = UInt32(text), (1...10_000).contains(limit) else { throw .usage("--limit takes 1 to 10000, not '\(text)'") }
             filter.append(("limit", .uint32(limit)))

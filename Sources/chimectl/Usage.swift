@@ -5,9 +5,9 @@ enum Usage {
     commands:
       status [--json]          whether chimed runs, its version and open notifications
       list [--json]            open notifications, oldest first
-      history [--app APP] [--thread T] [--state STATE] [--limit N] [--json]
+      history [--app APP] [--thread T] [--state STATE] [--since DURATION] [--limit N] [--json]
                                the notification center, newest first (kept across restarts);
-                               STATE is a state name or unread
+                               STATE is a state name or unread; --since 2h: the last two hours'
       show ID [--json]         one notification from the center, open or closed
       invoke [ID [KEY]]        choose an action, as a click would (the default action without KEY);
                                works on closed notifications while their app is running; without

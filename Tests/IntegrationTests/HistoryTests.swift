@@ -79,6 +79,31 @@ import Testing
 
     /// What a chimed killed between its reply and SQLite's commit left: the row in the intake log
     /// only. The next chimed puts it into the center, says so, and hands out ids past it.
+    /// `--since 2h` lists what came in the last two hours; a duration it cannot read is a usage error.
+    @Test func historySinceListsOnlyWhatCameSince() throws {
+        let bus = try TestBus(daemon: false)
+        let state = bus.directory.appendingPathComponent("state/chime")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        do {
+            let store = try NotificationStore(path: state.appendingPathComponent("chime.db").path)
+            let request = NotificationRequest(appName: "Mail", summary: "three hours ago", body: "x")
+            store.record(Notification(id: 1, request: request, sender: ":1.9", created: .init(milliseconds: 0),
+                                      updated: .init(milliseconds: 0), expires: nil),
+                         wall: Int64(Date().timeIntervalSince1970 * 1_000) - 3 * 3_600_000)
+            store.commit()
+        }
+        try bus.startDaemon()
+        _ = try bus.run("notify-send", ["-a", "Mail", "just now", "x"])
+        let summaries = { (arguments: [String]) in
+            try bus.run(TestBus.chimectl, ["history"] + arguments).stdout.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) }
+        }
+        #expect(try summaries([]) == ["just now", "three hours ago"])
+        #expect(try summaries(["--since", "2h"]) == ["just now"])
+        #expect(try summaries(["--since", "4h"]) == ["just now", "three hours ago"])
+        let bad = try bus.chimectl("history", "--since", "lately")
+        #expect(bad.status == 2 && bad.stderr.contains("--since takes a duration such as 30m, 2h or 7d, not 'lately'"))
+    }
+
     @Test func aNotificationOnlyTheIntakeLogHeldIsInTheCenterAfterARestart() throws {
         let bus = try TestBus(daemon: false)
         let state = bus.directory.appendingPathComponent("state/chime")
