@@ -1,8 +1,9 @@
 import ChimeCore
 
-/// App settings as the edge takes them, from the config or `chimectl apps set`: what
-/// `AppSettings.set` checks, and for a `sound` that names a file, that the file is a sound
-/// chimed may play (the core reads no files).
+/// An app setting as `chimectl apps set` gives it: what `AppSettings.set` checks, and for a
+/// `sound` that names a file, that the file is a sound chimed may play (the core reads no
+/// files). The config's sound files are not checked as it is read: one missing for a while (on a
+/// drive not mounted yet) would have the whole file refused; each is checked before it plays.
 extension AppSettings {
     mutating func setChecked(_ key: String, to text: String) -> String? {
         if let problem = set(key, to: text) { return problem }

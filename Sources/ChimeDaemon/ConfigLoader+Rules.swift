@@ -35,7 +35,7 @@ extension ConfigLoader {
         var scratch = AppSettings()
         for key in NotificationRule.settingKeys {
             guard let text = value(key) else { continue }
-            if let problem = scratch.setChecked(key, to: text) { throw fail(key, problem) }
+            if let problem = scratch.set(key, to: text) { throw fail(key, problem) }
             rule.settings[key] = text
         }
         let section = "\(sectionLine(group, lines: lines)): [\(group)]"

@@ -249,7 +249,7 @@ public struct ConfigLoader {
             var values: [String: String] = [:]
             for key in file.keys(in: group) {
                 let text = value(key) ?? ""
-                if let problem = scratch.setChecked(key, to: text) { throw fail(key, problem) }
+                if let problem = scratch.set(key, to: text) { throw fail(key, problem) }
                 values[key] = text
             }
             settings.apps[name] = values

@@ -88,7 +88,9 @@ import Testing
     @Test func theSoundChosenForAnAppPlays() throws {
         let pulse = try PulseServer()
         let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
-        let bus = try TestBus(config: Self.config + "\n[app Mail]\nsound = \(file)\n", pulse: pulse)
+        let bus = try TestBus(config: Self.config + "\n[app Mail]\nsound = \(file)\n[app Late]\nsound = /nonexistent/late.oga\n", pulse: pulse)
+        #expect(try peak(of: ["-a", "Late", "not there yet", "x"], bus: bus, pulse: pulse) > 0.05, "the level's sound")
+        #expect(bus.daemonLog.contains("sound: /nonexistent/late.oga: No such file or directory; the level's sound plays instead"), "\(bus.daemonLog)")
         #expect(try peak(of: ["-a", "Mail", "-h", "string:sound-name:message-new-email", "chosen file", "x"], bus: bus, pulse: pulse) > 0.05)
         #expect(bus.daemonLog.contains("sound started: file \(file)"), "\(bus.daemonLog)")
         #expect(try bus.chimectl("apps", "set", "Mail", "sound=chime-time-sensitive").status == 0)
