@@ -70,7 +70,7 @@ public struct NotifyDecoder {
         return notification
     }
 
-    @inline(__always) private func checkFiles(of request: inout NotificationRequest, problems: inout [String]) {
+    private func checkFiles(of request: inout NotificationRequest, problems: inout [String]) {
         if let path = request.hints.imagePath {
             let usable = checked(path, as: "image-path", problems: &problems)
             if usable != path { request.hints.imagePath = usable }
@@ -85,7 +85,7 @@ public struct NotifyDecoder {
         }
     }
 
-    @inline(__always) private func say(_ problems: [String], of request: NotificationRequest) {
+    private func say(_ problems: [String], of request: NotificationRequest) {
         for problem in problems {
             Log.warningOnce(key: request.appIdentity + problem, "\(request.appIdentity): \(problem)")
         }
