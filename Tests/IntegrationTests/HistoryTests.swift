@@ -8,6 +8,23 @@ import Testing
 
 /// The notification center on disk, through chimectl.
 @Suite struct HistoryTests {
+    /// The center a chimed on `bus` will find as it starts, made before it runs (what an earlier
+    /// chimed left), and its path.
+    static func centerBeforeStart(_ bus: TestBus) throws -> (store: NotificationStore, path: String) {
+        let state = bus.directory.appendingPathComponent("state/chime")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let path = state.appendingPathComponent("chime.db").path
+        return (try NotificationStore(path: path), path)
+    }
+
+    /// A notification from Mail as the center keeps it.
+    static func mail(_ id: UInt32, _ summary: String) -> ChimeCore.Notification {
+        Notification(id: id, request: NotificationRequest(appName: "Mail", summary: summary, body: "x"), sender: ":1.9",
+                     created: .init(milliseconds: 0), updated: .init(milliseconds: 0), expires: nil)
+    }
+
+    static var nowMilliseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }
+
     @Test func historyListsNewestFirstWithFiltersAndSurvivesARestart() throws {
         let bus = try TestBus()
         _ = try bus.run("notify-send", ["-a", "Mail", "first mail", "x"])
@@ -33,15 +50,11 @@ import Testing
     /// and a Focus on for days says on which day it ends. The expected texts come from Foundation.
     @Test func historyShowAndFocusGiveTimesInTheLocalZone() throws {
         let bus = try TestBus(daemon: false)
-        let state = bus.directory.appendingPathComponent("state/chime")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        let now = Self.nowMilliseconds
         let twoDaysAgo = now - 2 * 86_400_000
         do {
-            let store = try NotificationStore(path: state.appendingPathComponent("chime.db").path)
-            let request = NotificationRequest(appName: "Mail", summary: "from two days ago", body: "x")
-            store.record(Notification(id: 7, request: request, sender: ":1.9", created: .init(milliseconds: 0),
-                                      updated: .init(milliseconds: 0), expires: nil), wall: twoDaysAgo)
+            let store = try Self.centerBeforeStart(bus).store
+            store.record(Self.mail(7, "from two days ago"), wall: twoDaysAgo)
             store.commit()
         }
         try bus.startDaemon()
@@ -77,19 +90,12 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    /// What a chimed killed between its reply and SQLite's commit left: the row in the intake log
-    /// only. The next chimed puts it into the center, says so, and hands out ids past it.
     /// `--since 2h` lists what came in the last two hours; a duration it cannot read is a usage error.
     @Test func historySinceListsOnlyWhatCameSince() throws {
         let bus = try TestBus(daemon: false)
-        let state = bus.directory.appendingPathComponent("state/chime")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         do {
-            let store = try NotificationStore(path: state.appendingPathComponent("chime.db").path)
-            let request = NotificationRequest(appName: "Mail", summary: "three hours ago", body: "x")
-            store.record(Notification(id: 1, request: request, sender: ":1.9", created: .init(milliseconds: 0),
-                                      updated: .init(milliseconds: 0), expires: nil),
-                         wall: Int64(Date().timeIntervalSince1970 * 1_000) - 3 * 3_600_000)
+            let store = try Self.centerBeforeStart(bus).store
+            store.record(Self.mail(1, "three hours ago"), wall: Self.nowMilliseconds - 3 * 3_600_000)
             store.commit()
         }
         try bus.startDaemon()
@@ -104,16 +110,13 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--since takes a duration such as 30m, 2h or 7d, not 'lately'"))
     }
 
+    /// What a chimed killed between its reply and SQLite's commit left: the row in the intake log
+    /// only. The next chimed puts it into the center, says so, and hands out ids past it.
     @Test func aNotificationOnlyTheIntakeLogHeldIsInTheCenterAfterARestart() throws {
         let bus = try TestBus(daemon: false)
-        let state = bus.directory.appendingPathComponent("state/chime")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         do {
-            let store = try NotificationStore(path: state.appendingPathComponent("chime.db").path)
-            let request = NotificationRequest(appName: "Mail", summary: "acknowledged, then killed", body: "x")
-            store.record(Notification(id: 41, request: request, sender: ":1.9", created: .init(milliseconds: 0),
-                                      updated: .init(milliseconds: 0), expires: nil),
-                         wall: Int64(Date().timeIntervalSince1970 * 1_000))  // not past the retention
+            let store = try Self.centerBeforeStart(bus).store
+            store.record(Self.mail(41, "acknowledged, then killed"), wall: Self.nowMilliseconds)  // not past the retention
             store.commitTransaction()  // the turn ended and its reply went
         }  // no commit: SQLite never took the row
         try bus.startDaemon()
@@ -130,15 +133,11 @@ import Testing
     /// 4 KB pages as it starts, and its history is all there.
     @Test func anOlderChimedsCenterGetsLargerPagesAndKeepsItsHistory() throws {
         let bus = try TestBus(daemon: false)
-        let state = bus.directory.appendingPathComponent("state/chime")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let path = state.appendingPathComponent("chime.db").path
+        let path: String
         do {
-            let store = try NotificationStore(path: path)
-            let request = NotificationRequest(appName: "Mail", summary: "from before the upgrade", body: "x")
-            store.record(Notification(id: 7, request: request, sender: ":1.9", created: .init(milliseconds: 0),
-                                      updated: .init(milliseconds: 0), expires: nil),
-                         wall: Int64(Date().timeIntervalSince1970 * 1_000))
+            let (store, made) = try Self.centerBeforeStart(bus)
+            path = made
+            store.record(Self.mail(7, "from before the upgrade"), wall: Self.nowMilliseconds)
             store.commit()
             store.resizePages(to: 1024)
         }
