@@ -5,27 +5,21 @@ import ChimeCore
 /// `hints` column, NULL for the many notifications that send none of them. `image-data` is not
 /// kept: its pixels can be megabytes, and the center keeps a thousand entries.
 enum KeptHints {
-    /// The object's text, or nil when there is nothing to keep.
+    /// The object's text, or nil when there is nothing to keep. Each hint is read where it lies
+    /// (`request.hints.x`): taking the hints as a value copies all thirty, every Notify.
     static func json(_ request: NotificationRequest) -> String? {
-        // Most notifications send none of these: looked at in place first, since taking the
-        // hints as a value copies all thirty of them.
-        guard request.hints.imagePath != nil || request.hints.soundName != nil || request.hints.soundFile != nil
-                || request.hints.suppressSound || request.hints.actionIcons || request.hints.progress != nil
-                || request.hints.replyPlaceholder != nil || request.hints.replySubmitText != nil
-                || request.hints.hiddenPreviewBody != nil || !request.hints.destructiveActions.isEmpty else { return nil }
-        let hints = request.hints
         var pairs: [(String, BusValue)] = []
         func add(_ name: HintName, _ value: BusValue?) { if let value { pairs.append((name.text, value)) } }
-        add(.imagePath, hints.imagePath.map { .string($0) })
-        add(.soundName, hints.soundName.map { .string($0) })
-        add(.soundFile, hints.soundFile.map { .string($0) })
-        add(.suppressSound, hints.suppressSound ? .bool(true) : nil)
-        add(.actionIcons, hints.actionIcons ? .bool(true) : nil)
-        add(.value, hints.progress.map { .int32($0) })
-        add(.replyPlaceholder, hints.replyPlaceholder.map { .string($0) })
-        add(.replySubmitText, hints.replySubmitText.map { .string($0) })
-        add(.hiddenPreviewBody, hints.hiddenPreviewBody.map { .string($0) })
-        add(.destructiveActions, hints.destructiveActions.isEmpty ? nil : .stringArray(hints.destructiveActions))
+        add(.imagePath, request.hints.imagePath.map { .string($0) })
+        add(.soundName, request.hints.soundName.map { .string($0) })
+        add(.soundFile, request.hints.soundFile.map { .string($0) })
+        add(.suppressSound, request.hints.suppressSound ? .bool(true) : nil)
+        add(.actionIcons, request.hints.actionIcons ? .bool(true) : nil)
+        add(.value, request.hints.progress.map { .int32($0) })
+        add(.replyPlaceholder, request.hints.replyPlaceholder.map { .string($0) })
+        add(.replySubmitText, request.hints.replySubmitText.map { .string($0) })
+        add(.hiddenPreviewBody, request.hints.hiddenPreviewBody.map { .string($0) })
+        add(.destructiveActions, request.hints.destructiveActions.isEmpty ? nil : .stringArray(request.hints.destructiveActions))
         return pairs.isEmpty ? nil : JSONText.object(pairs)
     }
 
