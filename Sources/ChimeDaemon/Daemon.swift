@@ -312,8 +312,9 @@ public final class Daemon {
         case .replied(let notification, let text):
             emitNotifications("NotificationReplied", [.uint32(notification.id), .string(text)], to: notification.sender)
         case .playSound(let notification, var choice):
-            // A file chosen in the config was checked when it was read, and may have changed
-            // since: libcanberra would block its thread on a FIFO. Sounds are few (one a burst).
+            // The file may have changed since it was checked (an app's when its Notify came, one
+            // chosen with chimectl when it was set), and one named in the config never was:
+            // libcanberra would block its thread on a FIFO. Sounds are few (one a burst).
             if let file = choice.file, case .failure(let problem) = SoundFile.check(file) {
                 Log.warningOnce(key: "sound " + file, "sound: \(problem); the level's sound plays instead")
                 choice.file = nil

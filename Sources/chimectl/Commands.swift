@@ -212,7 +212,8 @@ enum Commands {
         }
         if let app = try arguments.option("--app") {
             try arguments.done()
-            // As `read --app`: the app as Chime names it (its desktop entry, else its name), or its name.
+            // The app as Chime names it (its desktop entry, else its name), as `read --app` and
+            // `clear --app` take it, or the name it sends, as `chimectl list` shows it.
             let client = try ControlClient()
             let ids = try client.notifications().filter { $0["app-identity"]?.string == app || $0["app-name"]?.string == app }
                 .compactMap { $0["id"]?.uint32 }
