@@ -4,12 +4,18 @@
  *
  * `reference-server --work MICROSECONDS` first works that long for each Notify:
  * a server with that much work of its own, to show what a given amount of work costs a round
- * trip on the machine the benchmark runs on. */
+ * trip on the machine the benchmark runs on. `--work-on-thread MICROSECONDS` replies first and
+ * then has a second thread work that long: a server that leaves its work until after the reply,
+ * off the thread that answers the bus. */
 #include <dbus/dbus.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 static const char *PATH = "/org/freedesktop/Notifications";
 static const char *IFACE = "org.freedesktop.Notifications";
@@ -42,19 +48,45 @@ static long long steps_for(long long nanoseconds) {
     return fastest > 0 ? nanoseconds * trial / fastest : 0;
 }
 
+/* The second thread: a step count of work for each count its eventfd is given. */
+static int thread_work_fd = -1;
+static long long thread_work_steps = 0;
+static void *work_on_thread(void *unused) {
+    (void)unused;
+    uint64_t calls;
+    while (read(thread_work_fd, &calls, sizeof calls) == sizeof calls)
+        for (uint64_t call = 0; call < calls; call++) work(thread_work_steps);
+    return NULL;
+}
+
+/* Microseconds from `text`, or -1 when it is not 0 to 1000000. */
+static long microseconds_from(const char *option, const char *text) {
+    char *end;
+    long microseconds = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || microseconds < 0 || microseconds > 1000000) {
+        fprintf(stderr, "reference-server: %s takes microseconds, 0 to 1000000, not '%s'\n", option, text);
+        return -1;
+    }
+    return microseconds;
+}
+
 int main(int argc, char **argv) {
     long long work_steps = 0;
-    if (argc == 3 && strcmp(argv[1], "--work") == 0) {
-        char *end;
-        long microseconds = strtol(argv[2], &end, 10);
-        if (*argv[2] == '\0' || *end != '\0' || microseconds < 0 || microseconds > 1000000) {
-            fprintf(stderr, "reference-server: --work takes microseconds, 0 to 1000000, not '%s'\n", argv[2]);
-            return 2;
+    for (int arg = 1; arg < argc; arg += 2) {
+        int before = strcmp(argv[arg], "--work") == 0, after = strcmp(argv[arg], "--work-on-thread") == 0;
+        long microseconds = (before || after) && arg + 1 < argc ? microseconds_from(argv[arg], argv[arg + 1]) : -2;
+        if (microseconds == -2) fprintf(stderr, "usage: reference-server [--work MICROSECONDS] [--work-on-thread MICROSECONDS]\n");
+        if (microseconds < 0) return 2;
+        if (before) work_steps = steps_for(microseconds * 1000LL);
+        else thread_work_steps = steps_for(microseconds * 1000LL);
+    }
+    if (thread_work_steps) {
+        pthread_t thread;
+        thread_work_fd = eventfd(0, EFD_CLOEXEC);
+        if (thread_work_fd < 0 || pthread_create(&thread, NULL, work_on_thread, NULL) != 0) {
+            fprintf(stderr, "reference-server: no second thread\n");
+            return 1;
         }
-        work_steps = steps_for(microseconds * 1000LL);
-    } else if (argc != 1) {
-        fprintf(stderr, "usage: reference-server [--work MICROSECONDS]\n");
-        return 2;
     }
     DBusError error;
     dbus_error_init(&error);
@@ -75,6 +107,15 @@ int main(int argc, char **argv) {
                 reply = dbus_message_new_method_return(message);
                 ++next;
                 dbus_message_append_args(reply, DBUS_TYPE_UINT32, &next, DBUS_TYPE_INVALID);
+                if (thread_work_steps) {
+                    /* The reply out first; the work is then the other thread's. */
+                    dbus_connection_send(bus, reply, NULL);
+                    dbus_connection_flush(bus);
+                    dbus_message_unref(reply);
+                    reply = NULL;
+                    uint64_t one = 1;
+                    if (write(thread_work_fd, &one, sizeof one) != sizeof one) perror("reference-server: eventfd");
+                }
             } else if (dbus_message_is_method_call(message, IFACE, "CloseNotification")) {
                 dbus_uint32_t id = 0, reason = 3;
                 dbus_message_get_args(message, NULL, DBUS_TYPE_UINT32, &id, DBUS_TYPE_INVALID);

@@ -14,14 +14,39 @@ final class Server {
         /// what that much work costs a round trip on this machine, to read chimed's ratio by.
         case reference10 = "reference-10us"
         case reference20 = "reference-20us"
+        /// The reference replying first and leaving 20 µs of work to a second thread, with none
+        /// or 5 µs before its reply (only with `--only`): what a server gains on this machine by
+        /// answering before its work, and what little work before the reply it can afford.
+        case referenceThread20 = "reference-thread-20us"
+        case reference5Thread20 = "reference-5us-thread-20us"
 
-        /// Microseconds of work a Notify, for the reference made to work.
-        var work: Int? {
+        /// The work a Notify, for the reference made to work.
+        var work: ReferenceWork? {
             switch self {
-            case .reference10: 10
-            case .reference20: 20
+            case .reference10: ReferenceWork(beforeReply: 10)
+            case .reference20: ReferenceWork(beforeReply: 20)
+            case .referenceThread20: ReferenceWork(onThread: 20)
+            case .reference5Thread20: ReferenceWork(beforeReply: 5, onThread: 20)
             default: nil
             }
+        }
+    }
+
+    /// Microseconds of work the reference does for each Notify: before its reply, and on a
+    /// second thread once the reply is out.
+    struct ReferenceWork {
+        var beforeReply = 0
+        var onThread = 0
+
+        var arguments: [String] {
+            (beforeReply > 0 ? ["--work", String(beforeReply)] : []) + (onThread > 0 ? ["--work-on-thread", String(onThread)] : [])
+        }
+
+        /// "10 µs before its reply", "20 µs on a second thread after its reply", or both.
+        var description: String {
+            [beforeReply > 0 ? "\(beforeReply) µs before its reply" : nil,
+             onThread > 0 ? "\(onThread) µs on a second thread after its reply" : nil]
+                .compactMap { $0 }.joined(separator: " and ")
         }
     }
 
@@ -56,9 +81,9 @@ final class Server {
         var executable: String
         var arguments: [String] = []
         switch kind {
-        case .reference, .reference10, .reference20:
+        case .reference, .reference10, .reference20, .referenceThread20, .reference5Thread20:
             executable = binaries.appendingPathComponent("reference-server").path
-            if let work = kind.work { arguments = ["--work", String(work)] }
+            arguments = kind.work?.arguments ?? []
         case .chimed, .chimedNoStore, .compared:
             executable = binaries.appendingPathComponent("chimed").path
             if kind == .chimedNoStore { arguments = ["--no-history"] }

@@ -7,7 +7,8 @@ import Glibc
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
-// reference-10us and reference-20us (the reference with that much work of its own a Notify).
+// reference-10us and reference-20us (the reference with that much work of its own a Notify), and,
+// only with --only, reference-thread-20us and reference-5us-thread-20us (Server.Kind).
 // --interleaved measures only sequential Notify round trips, the servers' calls interleaved
 // (Interleaved.swift); with --one-cpu all on one CPU, the steady way to compare two builds.
 
@@ -184,12 +185,10 @@ for row in rows {
 }
 /// The reference made to work, beside chimed: what a server's own work costs a round trip here.
 let working = kinds.filter { $0.work != nil && results[$0] != nil }
-/// "10 and 20 µs" (or "10 or 20 µs"): the work of those measured.
-func workAmounts(_ conjunction: String) -> String {
-    working.compactMap(\.work).map(String.init).joined(separator: " \(conjunction) ") + " µs"
-}
+/// "reference-10us (10 µs before its reply), reference-20us (20 µs before its reply)".
+let workSaid = working.map { "\($0.rawValue) (\($0.work!.description))" }.joined(separator: ", ")
 if !working.isEmpty {
-    report += "\nFor scale: the reference with \(workAmounts("or")) of work of its own before each Notify's reply (`reference-server --work`), against the plain reference in the same run. Where a round trip's wakeups are dear, a server's own work can add more than itself to it.\n\n"
+    report += "\nFor scale: the reference with work of its own for each Notify (`reference-server --work`), against the plain reference in the same run: \(workSaid). Where a round trip's wakeups are dear, a server's own work can add more than itself to it.\n\n"
     report += "| server | Notify p50 / reference | on one CPU / reference |\n|---|---|---|\n"
     for kind in working + [.chimed] {
         let ratios = [\Metrics.p50, \Metrics.oneCPUp50].map { figure in
@@ -223,7 +222,7 @@ if let output, !quick {
     \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine). Each server runs on its own private `dbus-daemon`;
     the reference, chimed, chimed-no-store and the reference made to work are measured in \(rounds) round\(rounds == 1 ? "" : "s"), each phase on each server in turn once all are idle, and each of their figures is the median of those rounds;
     the reference is `bench/reference-server.c`, which answers Notify with an id and nothing else (the bus's own
-    cost)\(working.isEmpty ? "" : ", and \(working.map(\.rawValue).joined(separator: " and ")) \(working.count == 1 ? "is" : "are") it with \(workAmounts("and")) of work of its own before each Notify's reply, measured in the sequential phases only"); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : dunstInstalled ? "was not measured (`--only`)" : "was not installed"). chimed runs with its default
+    cost)\(working.isEmpty ? "" : ", and \(workSaid) \(working.count == 1 ? "is" : "are") it with that work of its own for each Notify, measured in the sequential phases only"); dunst \(kinds.contains(.dunst) ? "runs under Xvfb with `bench/dunstrc`" : dunstInstalled ? "was not measured (`--only`)" : "was not installed"). chimed runs with its default
     config\(pulse != nil ? ", playing to a PulseAudio null sink" : ""), so past its first 20 the benchmark app is over the default
     rate limit and its notifications go quietly to the center (no banner, no Presented signal) as they would for
     any app that floods. Payload: 200-byte body (different each call, so none is merged as a repeat), two actions,
