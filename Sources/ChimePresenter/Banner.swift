@@ -8,6 +8,8 @@ final class Banner {
     let window: UnsafeMutablePointer<GtkWidget>
     /// The width it is drawn at: the configured one when it was made.
     let width: Int
+    /// When it was made (g_get_monotonic_time, µs): see `PopupPresenter.output()`.
+    let madeAt = g_get_monotonic_time()
 
     init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks,
          log: (String) -> Void) {
@@ -58,8 +60,8 @@ final class Banner {
         return Int(max(minimum, natural))
     }
 
-    func move(x: Int, y: Int, monitor: OpaquePointer?, origin: (x: Int, y: Int), layerShell: Bool) {
-        OverlayWindow.place(window, x: x, y: y, monitor: monitor, origin: origin, layerShell: layerShell)
+    func move(_ placement: OverlayWindow.Placement, monitor: OpaquePointer?, keepOutput: Bool, layerShell: Bool) {
+        OverlayWindow.place(window, placement, monitor: monitor, keepOutput: keepOutput, layerShell: layerShell)
         // Shown once placed, so it never flashes where GTK would put it.
         gtk_widget_show(window)
     }

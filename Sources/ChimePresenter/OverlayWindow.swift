@@ -1,7 +1,9 @@
 import CGtk
+import ChimeCore
 
 /// A window over everything else: an override-redirect popup on X11 (placed exactly where it
-/// is told), a layer-shell overlay surface on Wayland (anchored top-left, placed by margins).
+/// is told), a layer-shell overlay surface on Wayland (anchored to the stack's corner, placed by
+/// margins from those edges, so it lands right on whichever output the compositor picks).
 enum OverlayWindow {
     static func make(layerShell: Bool, keyboard: Bool) -> UnsafeMutablePointer<GtkWidget> {
         let window = gtk_window_new(layerShell ? GTK_WINDOW_TOPLEVEL : GTK_WINDOW_POPUP)!
@@ -13,8 +15,6 @@ enum OverlayWindow {
         if layerShell {
             gtk_layer_init_for_window(gtkWindow)
             gtk_layer_set_layer(gtkWindow, GTK_LAYER_SHELL_LAYER_OVERLAY)
-            gtk_layer_set_anchor(gtkWindow, GTK_LAYER_SHELL_EDGE_TOP, 1)
-            gtk_layer_set_anchor(gtkWindow, GTK_LAYER_SHELL_EDGE_LEFT, 1)
             // No keyboard until the user asks for it (`takeKeyboard`): sway gives the keyboard to
             // an overlay surface that asks for any when it appears, so a banner with a reply
             // field would take it from the window the user is typing in.
@@ -33,16 +33,39 @@ enum OverlayWindow {
         gtk_widget_queue_draw(window)
     }
 
-    /// Puts the window's top-left corner at (x, y) of `monitor`, whose work area starts at `origin`.
-    static func place(_ window: UnsafeMutablePointer<GtkWidget>, x: Int, y: Int, monitor: OpaquePointer?,
-                      origin: (x: Int, y: Int), layerShell: Bool) {
+    /// Where a window goes: its frame in a work area's coordinates, and the stack's corner.
+    struct Placement {
+        var x: Int, y: Int, width: Int, height: Int
+        /// The work area the frame was worked out in: on Wayland only the distances to the
+        /// anchored edges are used, and those do not depend on its size.
+        var area: GdkRectangle
+        var anchor: PopupSettings.Anchor
+    }
+
+    /// Places the window. On Wayland `monitor` is the output asked for (nil: the compositor's
+    /// choice, which is the focused output); with `keepOutput` a window already on the screen
+    /// stays where it is, since asking again moves it (gtk-layer-shell maps it anew).
+    static func place(_ window: UnsafeMutablePointer<GtkWidget>, _ placement: Placement, monitor: OpaquePointer?,
+                      keepOutput: Bool, layerShell: Bool) {
         let gtkWindow = window.cast(GtkWindow.self)
-        if layerShell {
-            if let monitor { gtk_layer_set_monitor(gtkWindow, monitor) }
-            gtk_layer_set_margin(gtkWindow, GTK_LAYER_SHELL_EDGE_LEFT, Int32(x))
-            gtk_layer_set_margin(gtkWindow, GTK_LAYER_SHELL_EDGE_TOP, Int32(y))
-        } else {
-            gtk_window_move(gtkWindow, Int32(origin.x + x), Int32(origin.y + y))
+        guard layerShell else {
+            gtk_window_move(gtkWindow, placement.area.x + Int32(placement.x), placement.area.y + Int32(placement.y))
+            return
+        }
+        if gtk_layer_get_monitor(gtkWindow) != monitor, !(keepOutput && gtk_widget_get_mapped(window) != 0) {
+            gtk_layer_set_monitor(gtkWindow, monitor)
+        }
+        let left = placement.anchor == .topLeft || placement.anchor == .bottomLeft
+        let right = placement.anchor == .topRight || placement.anchor == .bottomRight
+        let margins: [(GtkLayerShellEdge, Bool, Int)] = [
+            (GTK_LAYER_SHELL_EDGE_TOP, placement.anchor.isTop, placement.y),
+            (GTK_LAYER_SHELL_EDGE_BOTTOM, !placement.anchor.isTop, Int(placement.area.height) - placement.y - placement.height),
+            (GTK_LAYER_SHELL_EDGE_LEFT, left, placement.x),
+            (GTK_LAYER_SHELL_EDGE_RIGHT, right, Int(placement.area.width) - placement.x - placement.width),
+        ]
+        for (edge, anchored, margin) in margins {
+            gtk_layer_set_anchor(gtkWindow, edge, anchored ? 1 : 0)
+            gtk_layer_set_margin(gtkWindow, edge, anchored ? Int32(margin) : 0)
         }
     }
 }

@@ -449,6 +449,77 @@ extension WaylandPopupTests {
     }
 }
 
+extension WaylandPopupTests {
+    /// With no `output` set, banners go to the output the user is working on (sway's focused
+    /// one, a 1920x1080 HEADLESS-2 here), and a stack stays on the output its first banner went
+    /// to while the focus moves on: the next banner joins it there. Once the stack is gone, the
+    /// next goes to where the focus is then.
+    @Test func withNoOutputSetBannersGoWhereTheFocusIsAndAStackStaysTogether() throws {
+        let bus = try TestBus(wayland: true)
+        let wayland = try #require(bus.wayland)
+        try wayland.swaymsg(["create_output"])
+        try wayland.swaymsg(["focus", "output", "HEADLESS-2"])
+        let client = try bus.client()
+        let first = try client.notify(summary: "where you are", timeout: 0)
+        let left = 1920 - 380 - 12 + 20
+        let shot = bus.directory.appendingPathComponent("second-output.png").path
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: left, y: 32, width: 200, height: 20, shot: shot, output: "HEADLESS-2")
+        #expect(abs(drawn - empty) >= 0.02, "drawn top-right on the focused HEADLESS-2: \(empty) -> \(drawn)")
+        #expect(try cornerIsEmpty(of: "HEADLESS-1", wayland, bus), "nothing on HEADLESS-1")
+
+        // The first banner's bottom edge: the first strip below its top that is background again.
+        let bottom: Int = try #require(try stride(from: 40, to: 400, by: 4).first { y in
+            abs(try XDisplay.brightness(x: left, y: y, width: 200, height: 2, in: shot) - empty) < 0.02
+        })
+        try wayland.swaymsg(["focus", "output", "HEADLESS-1"])
+        let second = try client.notify(summary: "joins the stack", timeout: 0)
+        // Newest nearest the edge: the first moves down below the second, which takes the top.
+        let moved = try wayland.waitUntilDrawn(x: left, y: bottom + 28, width: 200, height: 10, shot: shot, output: "HEADLESS-2")
+        #expect(abs(moved.drawn - moved.empty) >= 0.02, "the first banner moved down for the second: \(moved)")
+        let top: Double = try XDisplay.brightness(x: left, y: 32, width: 200, height: 20, in: shot)
+        #expect(abs(top - empty) >= 0.02, "the second banner on top of the stack on HEADLESS-2: \(empty) -> \(top)")
+        #expect(try cornerIsEmpty(of: "HEADLESS-1", wayland, bus), "still nothing on HEADLESS-1")
+
+        #expect(try bus.chimectl("dismiss", "\(first)").status == 0)
+        #expect(try bus.chimectl("dismiss", "\(second)").status == 0)
+        _ = try client.notify(summary: "now here", timeout: 0)
+        let here = try wayland.waitUntilDrawn(x: wayland.width - 380 - 12 + 20, y: 32, width: 200, height: 20, shot: shot,
+                                              output: "HEADLESS-1")
+        #expect(abs(here.drawn - here.empty) >= 0.02, "with the stack gone, drawn on the focused HEADLESS-1: \(here)")
+    }
+
+    /// On Wayland a banner is anchored to the edges of its corner, bottom-left here, or to the top
+    /// edge alone for `top`, where the compositor centres it: placed right on any output without
+    /// knowing its size.
+    /// (x, y: where the banner's plain background is, right of its text and left of its close button.)
+    @Test(arguments: [("bottom-left", 12 + 240, 800 - 12 - 40), ("top", (1280 - 380) / 2 + 240, 12 + 20)])
+    func bannersAreAnchoredToTheirCornerOnWayland(anchor: String, x: Int, y: Int) throws {
+        let bus = try TestBus(config: "[popups]\nanchor = \(anchor)\n", wayland: true)
+        let wayland = try #require(bus.wayland)
+        _ = try bus.client().notify(summary: "anchored \(anchor)", timeout: 0)
+        let shot = bus.directory.appendingPathComponent("anchored.png").path
+        // The top-right corner is where no banner goes here.
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: x, y: y, width: 100, height: 20, shot: shot,
+                                                        emptyAt: (x: wayland.width - 120, y: 12 + 20))
+        #expect(abs(drawn - empty) >= 0.02, "drawn \(anchor) at \(x), \(y): \(empty) -> \(drawn)")
+        // Not a pixel off its place: the strip just past its outer edge is background.
+        let outside = anchor == "top" ? (x: x, y: 2) : (x: 2, y: y)
+        let size = anchor == "top" ? (width: 100, height: 6) : (width: 6, height: 20)
+        let edge = try XDisplay.brightness(x: outside.x, y: outside.y, width: size.width, height: size.height, in: shot)
+        let background = try XDisplay.brightness(x: wayland.width - 120, y: 2, width: size.width, height: size.height, in: shot)
+        #expect(abs(edge - background) < 0.02, "the margin outside the banner is empty: \(background) -> \(edge)")
+    }
+
+    /// Whether `output`'s top-right corner, where a banner would be, looks like its background.
+    private func cornerIsEmpty(of output: String, _ wayland: WaylandSession, _ bus: TestBus) throws -> Bool {
+        let shot = bus.directory.appendingPathComponent("\(output).png").path
+        try wayland.screenshot(to: shot, output: output)
+        let corner = try XDisplay.brightness(x: wayland.width - 380 - 12 + 20, y: 32, width: 200, height: 20, in: shot)
+        let background = try XDisplay.brightness(x: 20, y: wayland.height - 40, width: 200, height: 20, in: shot)
+        return abs(corner - background) < 0.02
+    }
+}
+
 /// Clicks and keys on Wayland, by a virtual pointer and keyboard on the headless sway.
 @Suite struct WaylandInputTests {
     /// A banner with a reply field does not take the keyboard when it appears: what the user

@@ -17,7 +17,8 @@ public struct PopupSettings: Equatable, Sendable {
     /// Banners shown at once; beyond them one "+N more" line.
     public var maximumVisible = 5
     public var iconSize = 48
-    /// The monitor: its connector name (as xrandr or swaymsg names it), else the primary one.
+    /// The monitor: its connector name (as xrandr or swaymsg names it). Else the primary one on
+    /// X11, and on Wayland the compositor's choice (the focused output).
     public var output: String?
 
     public init() {}

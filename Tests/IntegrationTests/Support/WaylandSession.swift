@@ -113,16 +113,18 @@ final class WaylandSession: @unchecked Sendable {
         return swaymsg.stdout
     }
 
-    /// Waits (up to 10 s) until the region of the screen looks other than the same area in the
-    /// bottom-left corner, where no banner goes: something is drawn there. Returns the two
-    /// brightnesses of the last screenshot, taken to `shot`.
+    /// Waits (up to 10 s) until the region of the screen looks other than the same area at
+    /// `emptyAt` (by default in the bottom-left corner, where no banner goes): something is drawn
+    /// there. Returns the two brightnesses of the last screenshot, taken to `shot`.
     /// `output`: of that output alone (its own coordinates), not of the whole layout.
-    func waitUntilDrawn(x: Int, y: Int, width: Int, height: Int, shot: String, output: String? = nil) throws -> (empty: Double, drawn: Double) {
+    func waitUntilDrawn(x: Int, y: Int, width: Int, height: Int, shot: String, output: String? = nil,
+                        emptyAt: (x: Int, y: Int)? = nil) throws -> (empty: Double, drawn: Double) {
         var empty = 0.0, drawn = 0.0
+        let reference = emptyAt ?? (x: 20, y: self.height - height - 20)
         let deadline = Date().addingTimeInterval(10)
         repeat {
             try screenshot(to: shot, output: output)
-            empty = try XDisplay.brightness(x: 20, y: self.height - height - 20, width: width, height: height, in: shot)
+            empty = try XDisplay.brightness(x: reference.x, y: reference.y, width: width, height: height, in: shot)
             drawn = try XDisplay.brightness(x: x, y: y, width: width, height: height, in: shot)
         } while abs(drawn - empty) < 0.02 && Date() < deadline
         return (empty, drawn)
