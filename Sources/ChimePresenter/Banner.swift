@@ -8,8 +8,6 @@ final class Banner {
     let window: UnsafeMutablePointer<GtkWidget>
     /// The width it is drawn at: the configured one when it was made.
     let width: Int
-    /// When it was made (g_get_monotonic_time, µs): see `PopupPresenter.output()`.
-    let madeAt = g_get_monotonic_time()
 
     init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks,
          log: (String) -> Void) {
@@ -60,8 +58,8 @@ final class Banner {
         return Int(max(minimum, natural))
     }
 
-    func move(_ placement: OverlayWindow.Placement, monitor: OpaquePointer?, keepOutput: Bool, layerShell: Bool) {
-        OverlayWindow.place(window, placement, monitor: monitor, keepOutput: keepOutput, layerShell: layerShell)
+    func move(_ placement: OverlayWindow.Placement, monitor: OpaquePointer?, layerShell: Bool) {
+        OverlayWindow.place(window, placement, monitor: monitor, layerShell: layerShell)
         // Shown once placed, so it never flashes where GTK would put it.
         gtk_widget_show(window)
     }

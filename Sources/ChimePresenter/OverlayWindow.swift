@@ -43,18 +43,16 @@ enum OverlayWindow {
     }
 
     /// Places the window. On Wayland `monitor` is the output asked for (nil: the compositor's
-    /// choice, which is the focused output); with `keepOutput` a window already on the screen
-    /// stays where it is, since asking again moves it (gtk-layer-shell maps it anew).
+    /// choice, the focused output); asked only when it changes, since asking moves a window on
+    /// the screen (gtk-layer-shell maps it anew).
     static func place(_ window: UnsafeMutablePointer<GtkWidget>, _ placement: Placement, monitor: OpaquePointer?,
-                      keepOutput: Bool, layerShell: Bool) {
+                      layerShell: Bool) {
         let gtkWindow = window.cast(GtkWindow.self)
         guard layerShell else {
             gtk_window_move(gtkWindow, placement.area.x + Int32(placement.x), placement.area.y + Int32(placement.y))
             return
         }
-        if gtk_layer_get_monitor(gtkWindow) != monitor, !(keepOutput && gtk_widget_get_mapped(window) != 0) {
-            gtk_layer_set_monitor(gtkWindow, monitor)
-        }
+        if gtk_layer_get_monitor(gtkWindow) != monitor { gtk_layer_set_monitor(gtkWindow, monitor) }
         let left = placement.anchor == .topLeft || placement.anchor == .bottomLeft
         let right = placement.anchor == .topRight || placement.anchor == .bottomRight
         let margins: [(GtkLayerShellEdge, Bool, Int)] = [

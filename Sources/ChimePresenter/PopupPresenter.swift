@@ -95,21 +95,21 @@ public final class PopupPresenter {
         let visibleIDs = Set(visible.map(\.id))
         for id in windows.keys where !visibleIDs.contains(id) { windows[id] = nil }
         let banners = visible.map { content in windows[content.id] ?? makeBanner(content) }
-        let (monitor, area, keepOutput) = self.monitor(for: banners)
+        let (monitor, area) = self.monitor()
         var stacked = banners.map { ($0.id, $0.height) }
         stacked += contents.dropFirst(visible.count).map { ($0.id, 0) }
         let stack = BannerStack(banners: stacked, monitor: (Int(area.width), Int(area.height)), settings: settings)
         for (banner, place) in zip(banners, stack.placements) {
             let placement = OverlayWindow.Placement(x: place.x, y: place.y, width: banner.width, height: banner.height,
                                                     area: area, anchor: settings.anchor)
-            banner.move(placement, monitor: monitor, keepOutput: keepOutput, layerShell: layerShell)
+            banner.move(placement, monitor: monitor, layerShell: layerShell)
         }
         if let moreAt = stack.moreAt {
             let line = more ?? makeMore()
             gtk_label_set_text(gtk_bin_get_child(line.cast(GtkBin.self)).cast(GtkLabel.self), "+\(stack.hidden) more")
             let placement = OverlayWindow.Placement(x: moreAt.x, y: moreAt.y, width: settings.width, height: BannerStack.moreHeight,
                                                     area: area, anchor: settings.anchor)
-            OverlayWindow.place(line, placement, monitor: monitor, keepOutput: keepOutput, layerShell: layerShell)
+            OverlayWindow.place(line, placement, monitor: monitor, layerShell: layerShell)
             gtk_widget_show_all(line)
         } else if let more {
             gtk_widget_hide(more)
@@ -132,51 +132,29 @@ public final class PopupPresenter {
         return window
     }
 
-    /// The monitor the banners go to, the work area their places are worked out in, and whether
-    /// banners already on the screen stay where they are.
-    /// - The configured one (by connector name) when it is there: every banner goes to it.
-    /// - Else, on X11, the primary monitor, or the first.
-    /// - Else, on Wayland, where no output is primary: the output the stack is already on, for new
-    ///   banners, so a stack never spreads over two; with none, the compositor's choice, the output
-    ///   the user is working on. Which output a banner landed on is known once the compositor has
-    ///   said so (`output(of:)`); banners made in a burst before then go where the first did anyway.
-    private func monitor(for banners: [Banner]) -> (OpaquePointer?, GdkRectangle, keepOutput: Bool) {
+    /// The monitor the banners go to, and the work area their places are worked out in: the
+    /// configured one (by connector name) when it is there; else on X11 the primary monitor, or
+    /// the first; else, on Wayland, where no output is primary, none: the compositor chooses, and
+    /// puts each banner on the output the user is working on (sway: the focused one).
+    private func monitor() -> (OpaquePointer?, GdkRectangle) {
         let display = gdk_display_get_default()
-        var configured: OpaquePointer?
+        var chosen: OpaquePointer?
         if let output = settings.output, let screen = gdk_screen_get_default() {
             for index in 0..<gdk_display_get_n_monitors(display) {
                 guard let name = gdk_screen_get_monitor_plug_name(screen, index) else { continue }
                 defer { g_free(name) }
-                if String(cString: name) == output { configured = gdk_display_get_monitor(display, index) }
+                if String(cString: name) == output { chosen = gdk_display_get_monitor(display, index) }
             }
         }
-        var chosen = configured
-        if chosen == nil, layerShell {
-            chosen = banners.reversed().lazy.compactMap { Self.output(of: $0, display: display) }.first
-        } else if chosen == nil {
+        if chosen == nil, !layerShell {
             chosen = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
         }
+        // Without one, the work area only gives the stack's arithmetic a size: on Wayland the
+        // banners are placed by their distances to the anchored edges, which do not depend on it.
         var area = GdkRectangle()
         if let measured = chosen ?? gdk_display_get_monitor(display, 0) { gdk_monitor_get_workarea(measured, &area) }
-        return (chosen, area, configured == nil)
+        return (chosen, area)
     }
-
-    /// The output a banner on Wayland is on, once that is known. Before the compositor says, GDK
-    /// answers with the output under the window's position, which a layer surface does not have:
-    /// so that answer counts only from a banner made `settled` ago.
-    private static func output(of banner: Banner, display: OpaquePointer?) -> OpaquePointer? {
-        guard gtk_widget_get_mapped(banner.window) != 0, let window = gtk_widget_get_window(banner.window),
-              let monitor = gdk_display_get_monitor_at_window(display, window) else { return nil }
-        var x: Int32 = 0, y: Int32 = 0
-        gdk_window_get_origin(window, &x, &y)
-        let guess = gdk_display_get_monitor_at_point(display, x + gdk_window_get_width(window) / 2,
-                                                     y + gdk_window_get_height(window) / 2)
-        return monitor != guess || banner.madeAt <= g_get_monotonic_time() - settled ? monitor : nil
-    }
-
-    /// How long after a banner is made the output GDK names for it is trusted (µs): the
-    /// compositor says where a surface is a frame after it is drawn.
-    private static let settled = 250_000
 
     /// The shipped look: dark, rounded, with time-sensitive and critical set apart.
     static let defaultStyle = """
