@@ -10,6 +10,9 @@ public struct Notification: Equatable, Sendable {
         var request: NotificationRequest
         var sender: String
         let created: Instant
+        /// Unix milliseconds when it came, what people read (`created` is for the clock that
+        /// expires it, which stops while the machine sleeps); 0 when not known.
+        let arrived: Int64
         var updated: Instant
         var expires: Instant?
         var state: NotificationState = .presented
@@ -31,6 +34,9 @@ public struct Notification: Equatable, Sendable {
     /// The unique bus name of the client that sent (or last replaced) it: its signals go there only.
     public var sender: String { get { box.fields.sender } set { edit { $0.sender = newValue } } }
     public var created: Instant { box.fields.created }
+    /// Unix milliseconds when it came (kept when it is replaced, as the center keeps `created`);
+    /// 0 when not known.
+    public var arrived: Int64 { box.fields.arrived }
     public var updated: Instant { get { box.fields.updated } set { edit { $0.updated = newValue } } }
     /// When it closes by itself; nil = stays until closed.
     public var expires: Instant? { get { box.fields.expires } set { edit { $0.expires = newValue } } }
@@ -40,9 +46,10 @@ public struct Notification: Equatable, Sendable {
     /// How many times the app sent this same notification within the repeat window.
     public var repeatCount: Int { get { box.fields.repeatCount } set { edit { $0.repeatCount = newValue } } }
 
-    public init(id: UInt32, request: NotificationRequest, sender: String, created: Instant,
+    public init(id: UInt32, request: NotificationRequest, sender: String, created: Instant, arrived: Int64 = 0,
                 updated: Instant, expires: Instant?) {
-        box = Box(Fields(id: id, request: request, sender: sender, created: created, updated: updated, expires: expires))
+        box = Box(Fields(id: id, request: request, sender: sender, created: created, arrived: arrived, updated: updated,
+                         expires: expires))
     }
 
     private mutating func edit(_ change: (inout Fields) -> Void) {

@@ -50,7 +50,8 @@ public struct NotificationServer: Sendable {
     /// an open notification of the same app. Returns its id and what changed.
     /// `decision` sets the state and whether it expires; without one it is presented.
     /// `repeating`: the open notification this one repeats, updated in place with its count raised.
-    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Instant,
+    /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
+    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Instant, wall: Int64 = 0,
                                 decision: DeliveryDecision? = nil,
                                 repeating: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var target = try replacementTarget(for: request, from: sender)
@@ -73,7 +74,7 @@ public struct NotificationServer: Sendable {
             notification = replaced
         } else {
             notification = Notification(id: nextID(), request: request, sender: sender,
-                                        created: now, updated: now, expires: expires)
+                                        created: now, arrived: wall, updated: now, expires: expires)
             order.append(notification.id)
         }
         notification.state = state

@@ -229,9 +229,9 @@ public final class Daemon {
     /// What else they mean (signals, unread counts and badges, timers) is settled once the
     /// turn's replies are gone, or before its next message (`settle`), so a Notify's reply does
     /// not wait for it; outside a bus turn, at once.
-    func apply(_ events: [ServerEvent]) {
-        // Only a timestamp for the store: the full `now` also reads the monotonic clock and a local time.
-        let wall = LocalClock.wallMilliseconds()
+    /// `wall`: the store's timestamp, unix milliseconds; a Notify passes the one its notification
+    /// keeps as when it came, so the center's `created` is the same time `List` shows.
+    func apply(_ events: [ServerEvent], wall: Int64 = LocalClock.wallMilliseconds()) {
         inOneTransaction {
             for event in events { record(event, wall: wall) }
         }

@@ -31,6 +31,7 @@ enum NotificationRecord {
         flag("resident", hints.resident)
         flag("transient", hints.transient)
         flag("action-icons", hints.actionIcons)
+        if notification.arrived != 0 { add("created", .int64(notification.arrived)) }
         if case .heldByFocus(let focus) = notification.state { add("held-by", .string(focus)) }
         if case .snoozed(let until) = notification.state { add("snoozed-until", .int64(until)) }
         if notification.repeatCount > 1 { add("repeat-count", .uint32(UInt32(clamping: notification.repeatCount))) }

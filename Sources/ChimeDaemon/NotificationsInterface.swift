@@ -19,8 +19,9 @@ extension Daemon {
             "Notify": { [unowned self] call throws(BusError) in
                 do throws(RequestError) {
                     let request = try decoder.decode(call.message)
+                    let now = now  // read once: the notification and its row keep the same time
                     let (id, events) = try attention.notify(request, from: call.sender, now: now)
-                    apply(events)
+                    apply(events, wall: now.wall)
                     return [.uint32(id)]
                 } catch {
                     throw BusError(error)

@@ -152,7 +152,7 @@ extension NotificationStore {
                                           body: row.text(4) ?? "", actions: Action.pairs(actions(row)), hints: hints,
                                           expireTimeout: Int32(clamping: row.integer(21)))
         var notification = Notification(id: UInt32(clamping: row.integer(0)), request: request, sender: row.text(23) ?? "",
-                                        created: .init(milliseconds: 0), updated: .init(milliseconds: 0), expires: nil)
+                                        created: .init(milliseconds: 0), arrived: row.integer(8), updated: .init(milliseconds: 0), expires: nil)
         notification.repeatCount = Int(clamping: max(1, row.integer(14)))
         switch row.text(6) {
         case "held-by-focus": notification.state = .heldByFocus(row.text(24) ?? "")

@@ -146,11 +146,12 @@ enum Commands {
             return
         }
         if notifications.isEmpty { print("no notifications"); return }
-        var table = TextTable("ID", "APP", "LEVEL", "STATE", "SUMMARY", "ACTIONS")
+        var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "SUMMARY", "ACTIONS")
         for notification in notifications {
             let actions = Action.pairs(notification["actions"]?.strings ?? []).map { $0.key.withoutControlCharacters() }
             table.add([
                 String(notification["id"]?.integer ?? 0),
+                notification["created"]?.integer.map { LocalTimeText.short($0) } ?? "",
                 (notification["app-name"]?.string ?? "").withoutControlCharacters(),
                 notification["level"]?.string ?? "",
                 notification["state"]?.string ?? "",

@@ -53,6 +53,15 @@ import Testing
         #expect(result.events == [.presented(server.notification(id)!)])
     }
 
+    /// When it came, on the wall clock, is the first arrival's: a replacement updates the
+    /// notification, as the center keeps its first `created`.
+    @Test mutating func aReplacementKeepsWhenTheNotificationFirstCame() throws {
+        let id = try server.notify(.make(summary: "one"), from: ":1.1", now: t0, wall: 1_700_000_000_000).id
+        _ = try server.notify(.make(summary: "two", replaces: id), from: ":1.1", now: .at(2_000), wall: 1_700_000_001_000)
+        #expect(server.notification(id)?.arrived == 1_700_000_000_000)
+        #expect(server.notification(id)?.updated == .at(2_000))
+    }
+
     @Test mutating func unknownOrClosedReplacesIdGetsAFreshId() throws {
         #expect(try server.notify(.make(replaces: 77), from: ":1.1", now: t0).id == 1)
         _ = try server.close(1, caller: ":1.1")

@@ -86,10 +86,13 @@ import Testing
         let id = try send(bus, "-a", "Mail", "-t", "300", "Lunch", "at noon")
         let number = try #require(Int64(id))
         #expect(watcher.presented(containing: "Lunch") != nil)
+        let came = try bus.client().list().first { $0["id"]?.integer == number }?["created"]?.integer
         #expect(watcher.process.line(timeout: 10) { $0.contains("\"withdrawn\"") && $0.contains("\"id\":\(id)") } != nil,
                 "it timed out")
         #expect(try bus.chimectl("restore", id).status == 0)
         #expect(watcher.process.line(timeout: 10) { $0.contains("\"presented\"") && $0.contains("\"id\":\(id)") } != nil)
+        let restored = try bus.client().list().first { $0["id"]?.integer == number }
+        #expect(came != nil && restored?["created"]?.integer == came, "restored, it still came when it came: \(String(describing: came))")
 
         let marker = watcher.process.stdoutLines.count
         #expect(try bus.chimectl("snooze", id, "1s").stdout == "snoozed \(id) for 1s")

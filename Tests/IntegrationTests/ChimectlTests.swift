@@ -29,6 +29,23 @@ import Testing
         #expect(arguments.first == nil || arguments.first == "frobnicate" ? lines > 30 : lines < 8, "\(result.stderr)")
     }
 
+    /// `chimectl list` says when each open notification came, in local time as `history` does
+    /// (`21:38` today), from the record's `created` (unix milliseconds, the wall clock's).
+    @Test func listSaysWhenEachNotificationCame() throws {
+        let bus = try TestBus()
+        let before = Int64(Date().timeIntervalSince1970 * 1000)
+        _ = try bus.client().notify(summary: "when", timeout: 0)
+        let after = Int64(Date().timeIntervalSince1970 * 1000)
+        let json = try bus.chimectl("list", "--json").stdout
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let created = try #require(parsed.first?["created"] as? Int64, "\(json)")
+        #expect((before...after).contains(created), "\(before) <= \(created) <= \(after)")
+        let row = try bus.chimectl("list").stdout.split(separator: "\t").map(String.init)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        #expect(row.count > 1 && row[1] == formatter.string(from: Date(timeIntervalSince1970: Double(created) / 1000)), "\(row)")
+    }
+
     /// An app's text reaches the terminal without its control characters: an escape sequence in
     /// a summary would otherwise be a command to the terminal, and a tab in an app name would
     /// shift the columns. `--json` keeps every character.
@@ -42,7 +59,7 @@ import Testing
                     "\(command): \(output.debugDescription)")
         }
         let list = try bus.chimectl("list").stdout
-        #expect(list.split(separator: "\t").count == 6, "id, app, level, state, summary, actions: \(list.debugDescription)")
+        #expect(list.split(separator: "\t").count == 7, "id, time, app, level, state, summary, actions: \(list.debugDescription)")
         #expect(try bus.chimectl("history").stdout.split(separator: "\t").count == 6)
         #expect(try bus.chimectl("show", "1").stdout.contains("body: one\ntwo\u{FFFD}[2J"), "line breaks stay in show")
         let json = try bus.chimectl("list", "--json").stdout
@@ -126,8 +143,11 @@ import Testing
         // The mail, and Chime's one-time note on what time-sensitive means.
         #expect(status.stdout.contains("open notifications: 2"))
         #expect(status.stdout.contains("unread in the center: 1"), "Chime's own note is not unread")
-        let list = try bus.chimectl("list")
-        #expect(list.stdout.hasPrefix("1\tMail\ttime-sensitive\tpresented\tNew mail\n2\tChime\tactive\tpresented\tTime-Sensitive notifications from Mail"))
+        let rows = try bus.chimectl("list").stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        // The second column, when each came, is the local time (listSaysWhenEachNotificationCame).
+        #expect(rows.allSatisfy { $0.count > 1 && $0[1].count == 5 && $0[1].dropFirst(2).hasPrefix(":") }, "\(rows)")
+        let withoutTimes = rows.map { ([$0[0]] + $0.dropFirst(2)).joined(separator: "\t") }.joined(separator: "\n")
+        #expect(withoutTimes.hasPrefix("1\tMail\ttime-sensitive\tpresented\tNew mail\n2\tChime\tactive\tpresented\tTime-Sensitive notifications from Mail"))
         let json = try bus.chimectl("list", "--json")
         let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(parsed?.first?["summary"] as? String == "New mail")

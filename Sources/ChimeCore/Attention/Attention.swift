@@ -114,7 +114,7 @@ public struct Attention: Sendable {
             let keys = Set(request.actions.map(\.key))
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
         }
-        let result = try server.notify(request, from: sender, now: now.monotonic, decision: decision, repeating: repeating)
+        let result = try server.notify(request, from: sender, now: now.monotonic, wall: now.wall, decision: decision, repeating: repeating)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         // Usually nothing came before: take the array rather than copy each event into another.
         if events.isEmpty { events = result.events } else { events += result.events }
@@ -312,6 +312,6 @@ public struct Attention: Sendable {
         hints.resident = false
         let request = NotificationRequest(appName: "Chime", summary: summary, body: body, actions: actions,
                                           hints: hints, expireTimeout: actions.isEmpty ? -1 : 0)
-        return (try? server.notify(request, from: Self.selfSender, now: now.monotonic).events) ?? []
+        return (try? server.notify(request, from: Self.selfSender, now: now.monotonic, wall: now.wall).events) ?? []
     }
 }
