@@ -298,13 +298,21 @@ import Testing
         #expect(try bus.chimectl("status").stdout.contains("banners: none: the banner presenter ended"))
     }
 
+    /// Displays named to start later get numbers of their own even before either starts: the
+    /// tests that use them run at once, and two on one number saw each other's X server.
+    @Test func displaysNamedBeforeTheyStartDoNotShareANumber() throws {
+        let first = try XDisplay(startingLater: ()), second = try XDisplay(startingLater: ())
+        #expect(first.name != second.name)
+    }
+
     /// A display that cannot be opened when chimed starts (one still coming up) is tried again
     /// after 1, 2 and 4 s, said in the log; once it is up, banners show.
     @Test func aDisplayThatComesUpLateStillGetsBanners() throws {
         let display = try XDisplay(startingLater: ())
         let bus = try TestBus(display: display)
         let daemon = try #require(bus.daemon)
-        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("cannot open the display; trying again in 1 s") } != nil)
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("cannot open the display; trying again in 1 s") } != nil,
+                "\(bus.daemonLog)")
         try display.start()
         _ = try bus.client().notify(summary: "late", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.count == 1)

@@ -1,6 +1,7 @@
 import ChimeTestSupport
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// A private Xvfb for the popup tests, with what a person at it would see and do:
@@ -21,13 +22,20 @@ final class XDisplay: @unchecked Sendable {
     }
 
     /// A display named now and started later (`start`), as one still coming up when chimed
-    /// starts: a number from 400 on that no X server holds.
+    /// starts: a number from 400 on that no X server holds and no other test has named, since
+    /// tests run at once and a number named is not held until its server starts.
     init(startingLater: Void) throws {
-        guard let number = (400..<500).first(where: { access("/tmp/.X\($0)-lock", F_OK) != 0 }) else {
-            throw TestFailure("no free X display number from 400 to 499")
+        let number = Self.named.withLock { named in
+            let free = (400..<500).first { !named.contains($0) && access("/tmp/.X\($0)-lock", F_OK) != 0 }
+            if let free { named.insert(free) }
+            return free
         }
+        guard let number else { throw TestFailure("no free X display number from 400 to 499") }
         name = ":\(number)"
     }
+
+    /// The numbers `init(startingLater:)` has named in this test run.
+    private static let named = Mutex<Set<Int>>([])
 
     func start() throws {
         let server = try Self.xvfb([name])
