@@ -214,8 +214,10 @@ public struct NotificationServer: Sendable {
         return remove(id, reason: .dismissed)
     }
 
-    public mutating func dismissAll() -> [ServerEvent] {
-        notifications.flatMap { remove($0.id, reason: .dismissed) }
+    /// With `app`, only that app's: named as Chime names it (`appIdentity`) or by the name it sends.
+    public mutating func dismissAll(app: String? = nil) -> [ServerEvent] {
+        notifications.filter { app == nil || $0.appIdentity == app || $0.request.appName == app }
+            .flatMap { remove($0.id, reason: .dismissed) }
     }
 
     /// Closes every notification whose deadline has passed, with reason 1.

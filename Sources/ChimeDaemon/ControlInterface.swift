@@ -55,6 +55,11 @@ extension Daemon {
                 apply(events)
                 return [.uint32(UInt32(events.count))]
             },
+            "DismissApp": { [unowned self] call in
+                let events = attention.server.dismissAll(app: call.arguments[0].string ?? "")
+                apply(events)
+                return [.uint32(UInt32(events.count))]
+            },
             "SummaryList": { [unowned self] _ in
                 [.array(elementSignature: "a{sv}", attention.summaryQueue.map { NotificationRecord.busValue($0) })]
             },

@@ -213,13 +213,8 @@ enum Commands {
         }
         if let app = try arguments.option("--app") {
             try arguments.done()
-            // The app as Chime names it (its desktop entry, else its name), as `read --app` and
-            // `clear --app` take it, or the name it sends, as `chimectl list` shows it.
-            let client = try ControlClient()
-            let ids = try client.notifications().filter { $0["app-identity"]?.string == app || $0["app-name"]?.string == app }
-                .compactMap { $0["id"]?.uint32 }
-            for id in ids { _ = try client.call("Dismiss", [.uint32(id)]) }
-            print("dismissed \(ids.count) notification\(ids.count == 1 ? "" : "s") from \(app)".withoutControlCharacters())
+            let count = try ControlClient().call("DismissApp", [.string(app)]).first?.integer ?? 0
+            print("dismissed \(count) notification\(count == 1 ? "" : "s") from \(app)".withoutControlCharacters())
             return
         }
         let given = arguments.isEmpty ? nil : try arguments.id()

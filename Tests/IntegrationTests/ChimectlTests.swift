@@ -186,12 +186,14 @@ import Testing
         try client.listen()
         let slack = try (0..<2).map { try client.notify(app: "Slack", summary: "message \($0)", timeout: 0) }
         let entry = try client.notify(app: "Mail", hints: [("desktop-entry", .string("org.gnome.Evolution"))], timeout: 0)
+        let named = try client.notify(app: "Chat", hints: [("desktop-entry", .string("org.example.Chat"))], timeout: 0)
         let other = try client.notify(app: "Other", timeout: 0)
         let result = try bus.chimectl("dismiss", "--app", "Slack")
         #expect(result.stdout == "dismissed 2 notifications from Slack", "\(result)")
         #expect(try bus.chimectl("dismiss", "--app", "org.gnome.Evolution").stdout == "dismissed 1 notification from org.gnome.Evolution")
+        #expect(try bus.chimectl("dismiss", "--app", "Chat").stdout == "dismissed 1 notification from Chat", "by the name it sends")
         #expect(try client.list().compactMap { $0["id"]?.uint32 } == [other])
-        for id in slack + [entry] {
+        for id in slack + [entry, named] {
             #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
         }
         #expect(try bus.chimectl("dismiss", "--app", "Nobody").stdout == "dismissed 0 notifications from Nobody")
