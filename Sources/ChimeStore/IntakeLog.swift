@@ -19,7 +19,8 @@ import Glibc
 ///
 /// A record: payload length (UInt32), a checksum of the payload (UInt64), then the payload: its
 /// sequence number (Int64), the number of values (UInt16) and each value as a tag byte (0 null,
-/// 1 integer as 8 bytes, 2 text as a UInt32 length and UTF-8), all little-endian. A record
+/// 1 integer as 8 bytes, 2 text as a UInt32 length and UTF-8, 3 real as a Double's 8 bytes), all
+/// little-endian. A record
 /// that is cut short, empty or does not match its checksum (`checksum`) ends the log: it was never acknowledged.
 final class IntakeLog {
     let descriptor: Int32
