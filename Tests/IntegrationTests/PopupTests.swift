@@ -394,10 +394,9 @@ extension PopupTests {
         let wayland = try #require(bus.wayland)
         let id = try bus.client().notify(app: "Mail", summary: "on wayland", timeout: 0)
         // The banner's top-right corner region: lighter or darker than sway's background once drawn.
-        let region = (x: wayland.width - 380 - 12 + 20, y: 12 + 20, width: 200, height: 20)
+        let region = (x: WaylandSession.topRightX(wayland.width), y: 12 + 20, width: 200, height: 20)
         let shot = bus.directory.appendingPathComponent("shot.png").path
-        let (empty, drawn) = try wayland.waitUntilDrawn(x: region.x, y: region.y, width: region.width, height: region.height,
-                                                        shot: shot)
+        let (empty, drawn) = try wayland.waitUntilTopRightDrawn(shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "a banner is drawn top-right: \(empty) -> \(drawn)")
         let left = try XDisplay.brightness(x: 40, y: region.y, width: region.width, height: region.height, in: shot)
         #expect(abs(left - empty) < 0.02, "nothing on the left")
@@ -418,12 +417,11 @@ extension WaylandPopupTests {
     @Test func whenSwayStartsAgainSoDoTheBanners() throws {
         let bus = try TestBus(wayland: true)
         let daemon = try #require(bus.daemon)
-        let region = (x: 1280 - 380 - 12 + 20, y: 12 + 20, width: 200, height: 20)
         let shot = bus.directory.appendingPathComponent("shot.png").path
         do {  // the first sway is held only here, so restarting ends it
             let first = try #require(bus.wayland)
             let before = try bus.client().notify(summary: "before sway restarted", timeout: 0)
-            _ = try first.waitUntilDrawn(x: region.x, y: region.y, width: region.width, height: region.height, shot: shot)
+            _ = try first.waitUntilTopRightDrawn(shot: shot)
             #expect(try bus.chimectl("dismiss", "\(before)").status == 0)
         }
         try bus.restartWayland()
@@ -433,7 +431,7 @@ extension WaylandPopupTests {
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("\(socket) is back; starting the banner presenter again") } != nil,
                 "\(bus.daemonLog)")
         _ = try bus.client().notify(summary: "after sway restarted", timeout: 0)
-        let (empty, drawn) = try wayland.waitUntilDrawn(x: region.x, y: region.y, width: region.width, height: region.height, shot: shot)
+        let (empty, drawn) = try wayland.waitUntilTopRightDrawn(shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "a banner is drawn on the new sway: \(empty) -> \(drawn)")
     }
 
@@ -446,14 +444,9 @@ extension WaylandPopupTests {
         try wayland.swaymsg(["create_output"])
         _ = try bus.client().notify(summary: "on the second output", timeout: 0)
         let shot = bus.directory.appendingPathComponent("second.png").path
-        let (empty, drawn) = try wayland.waitUntilDrawn(x: 1920 - 380 - 12 + 20, y: 32, width: 200, height: 20, shot: shot,
-                                                        output: "HEADLESS-2")
+        let (empty, drawn) = try wayland.waitUntilTopRightDrawn(shot: shot, output: "HEADLESS-2", outputWidth: WaylandSession.addedOutputWidth)
         #expect(abs(drawn - empty) >= 0.02, "drawn top-right on HEADLESS-2: \(empty) -> \(drawn)")
-        let first = bus.directory.appendingPathComponent("first.png").path
-        try wayland.screenshot(to: first, output: "HEADLESS-1")
-        let corner = try XDisplay.brightness(x: wayland.width - 380 - 12 + 20, y: 32, width: 200, height: 20, in: first)
-        let background = try XDisplay.brightness(x: 20, y: wayland.height - 40, width: 200, height: 20, in: first)
-        #expect(abs(corner - background) < 0.02, "nothing on HEADLESS-1: \(background) -> \(corner)")
+        #expect(try wayland.topRightIsEmpty(on: "HEADLESS-1", shot: shot), "nothing on HEADLESS-1")
     }
 }
 
@@ -468,14 +461,13 @@ extension WaylandPopupTests {
         let client = try bus.client()
         _ = try client.notify(summary: "where you are", timeout: 0)
         let shot = bus.directory.appendingPathComponent("second-output.png").path
-        let there = try wayland.waitUntilDrawn(x: 1920 - 380 - 12 + 20, y: 32, width: 200, height: 20, shot: shot, output: "HEADLESS-2")
+        let there = try wayland.waitUntilTopRightDrawn(shot: shot, output: "HEADLESS-2", outputWidth: WaylandSession.addedOutputWidth)
         #expect(abs(there.drawn - there.empty) >= 0.02, "drawn top-right on the focused HEADLESS-2: \(there)")
-        #expect(try cornerIsEmpty(of: "HEADLESS-1", wayland, bus), "nothing on HEADLESS-1")
+        #expect(try wayland.topRightIsEmpty(on: "HEADLESS-1", shot: shot), "nothing on HEADLESS-1")
 
         try wayland.swaymsg(["focus", "output", "HEADLESS-1"])
         _ = try client.notify(summary: "now here", timeout: 0)
-        let here = try wayland.waitUntilDrawn(x: wayland.width - 380 - 12 + 20, y: 32, width: 200, height: 20, shot: shot,
-                                              output: "HEADLESS-1")
+        let here = try wayland.waitUntilTopRightDrawn(shot: shot, output: "HEADLESS-1")
         #expect(abs(here.drawn - here.empty) >= 0.02, "drawn on HEADLESS-1 once the focus is there: \(here)")
     }
 
@@ -499,15 +491,6 @@ extension WaylandPopupTests {
         let edge = try XDisplay.brightness(x: outside.x, y: outside.y, width: size.width, height: size.height, in: shot)
         let background = try XDisplay.brightness(x: wayland.width - 120, y: 2, width: size.width, height: size.height, in: shot)
         #expect(abs(edge - background) < 0.02, "the margin outside the banner is empty: \(background) -> \(edge)")
-    }
-
-    /// Whether `output`'s top-right corner, where a banner would be, looks like its background.
-    private func cornerIsEmpty(of output: String, _ wayland: WaylandSession, _ bus: TestBus) throws -> Bool {
-        let shot = bus.directory.appendingPathComponent("\(output).png").path
-        try wayland.screenshot(to: shot, output: output)
-        let corner = try XDisplay.brightness(x: wayland.width - 380 - 12 + 20, y: 32, width: 200, height: 20, in: shot)
-        let background = try XDisplay.brightness(x: 20, y: wayland.height - 40, width: 200, height: 20, in: shot)
-        return abs(corner - background) < 0.02
     }
 }
 

@@ -130,6 +130,27 @@ final class WaylandSession: @unchecked Sendable {
         return (empty, drawn)
     }
 
+    /// Waits until a banner is drawn in the top-right corner (where a banner of the default
+    /// width, 380, with the default margin, 12, has its text) of `output`, or of the whole
+    /// layout; `outputWidth`: that output's width, the first's by default.
+    func waitUntilTopRightDrawn(shot: String, output: String? = nil, outputWidth: Int? = nil) throws -> (empty: Double, drawn: Double) {
+        try waitUntilDrawn(x: Self.topRightX(outputWidth ?? width), y: 32, width: 200, height: 20, shot: shot, output: output)
+    }
+
+    /// Whether the top-right corner of `output` (as wide as the first) looks like its background.
+    func topRightIsEmpty(on output: String, shot: String) throws -> Bool {
+        try screenshot(to: shot, output: output)
+        let corner = try XDisplay.brightness(x: Self.topRightX(width), y: 32, width: 200, height: 20, in: shot)
+        let background = try XDisplay.brightness(x: 20, y: height - 40, width: 200, height: 20, in: shot)
+        return abs(corner - background) < 0.02
+    }
+
+    /// Where a top-right banner's text begins on an output `outputWidth` wide.
+    static func topRightX(_ outputWidth: Int) -> Int { outputWidth - 380 - 12 + 20 }
+
+    /// How wide the output `swaymsg create_output` adds is.
+    static let addedOutputWidth = 1920
+
     func screenshot(to path: String, output: String? = nil) throws {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }
