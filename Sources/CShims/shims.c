@@ -3,6 +3,9 @@
 #include "chime_shims.h"
 #include <glib.h>
 #include <malloc.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 void chime_release_free_memory(void) { malloc_trim(0); }
 
@@ -15,3 +18,7 @@ void chime_iter_append_bool(DBusMessageIter *iter, int value) {
     dbus_bool_t wire = value ? TRUE : FALSE;
     dbus_message_iter_append_basic(iter, DBUS_TYPE_BOOLEAN, &wire);
 }
+
+int chime_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+int chime_thread_id(void) { return (int)syscall(SYS_gettid); }

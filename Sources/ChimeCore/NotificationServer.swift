@@ -10,8 +10,13 @@ public struct NotificationServer: Sendable {
     private var order: [UInt32] = []
     private var orderStart = 0
     private var expiries = ExpiryQueue()
+    /// Where ids come from; shared with the bus thread, which answers some Notify calls itself.
+    public let ids: IDSequence
     /// The highest id handed out; internal so tests can put it near the wrap.
-    var lastID: UInt32
+    var lastID: UInt32 {
+        get { ids.current }
+        set { ids.current = newValue }
+    }
     /// The app identities each connected client has notified as, so a client may close
     /// or replace what another connection of the same app sent (notify-send -r runs anew each time).
     private var identitiesBySender: [String: Set<String>] = [:]
@@ -31,8 +36,13 @@ public struct NotificationServer: Sendable {
 
     /// `lastID`: the highest id ever handed out, so ids continue past it.
     public init(settings: ServerSettings = .init(), lastID: UInt32 = 0) {
+        self.init(settings: settings, ids: IDSequence(after: lastID))
+    }
+
+    /// A server drawing its ids from `ids`, which it shares.
+    public init(settings: ServerSettings = .init(), ids: IDSequence) {
         self.settings = settings
-        self.lastID = lastID
+        self.ids = ids
     }
 
     public var notifications: [Notification] { order[orderStart...].compactMap { open[$0] } }
@@ -51,9 +61,10 @@ public struct NotificationServer: Sendable {
     /// `decision` sets the state and whether it expires; without one it is presented.
     /// `repeating`: the open notification this one repeats, updated in place with its count raised.
     /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
+    /// `id`: the id the caller was already given (`IDSequence`), for a notification that is new.
     public mutating func notify(_ request: NotificationRequest, from sender: String, now: Instant, wall: Int64 = 0,
-                                decision: DeliveryDecision? = nil,
-                                repeating: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+                                decision: DeliveryDecision? = nil, repeating: UInt32? = nil,
+                                id given: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var target = try replacementTarget(for: request, from: sender)
         var repeatCount = 1
         if target == nil, let repeating, let earlier = open[repeating] {
@@ -73,7 +84,7 @@ public struct NotificationServer: Sendable {
             replaced.expires = expires
             notification = replaced
         } else {
-            notification = Notification(id: nextID(), request: request, sender: sender,
+            notification = Notification(id: given ?? nextID(), request: request, sender: sender,
                                         created: now, arrived: wall, updated: now, expires: expires)
             order.append(notification.id)
         }
@@ -186,8 +197,9 @@ public struct NotificationServer: Sendable {
     }
 
     /// An id for a notification that is closed at once (a denied app): valid, never reused.
-    public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant) -> (id: UInt32, events: [ServerEvent]) {
-        let notification = Notification(id: nextID(), request: request, sender: sender, created: now, updated: now, expires: nil)
+    public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant,
+                                 id given: UInt32? = nil) -> (id: UInt32, events: [ServerEvent]) {
+        let notification = Notification(id: given ?? nextID(), request: request, sender: sender, created: now, updated: now, expires: nil)
         return (notification.id, [.closed(notification, .dismissed)])
     }
 
@@ -295,11 +307,8 @@ public struct NotificationServer: Sendable {
     }
 
     /// Ids are never 0 and never name two open notifications, even after the counter wraps.
-    private mutating func nextID() -> UInt32 {
-        repeat {
-            lastID = lastID == UInt32.max ? 1 : lastID + 1
-        } while open[lastID] != nil
-        return lastID
+    private func nextID() -> UInt32 {
+        ids.next { open[$0] != nil }
     }
 
     /// Past `maximumOpen`, the oldest notifications that would expire anyway, or sit in the center

@@ -1,12 +1,20 @@
 import CDBus
 import CShims
 import ChimeCore
+import ChimeGLib
 
-/// A private connection to the session bus, owned by one thread.
-/// The daemon attaches it to the GLib main loop; chimectl uses the blocking calls.
-public final class BusConnection {
+/// A private connection to the session bus. chimectl uses the blocking calls; chime-presenter
+/// attaches it to the GLib main loop; chimed serves it from a bus thread of its own
+/// (`attachToBusThread`), which reads, answers what it can at once, and hands the rest over.
+///
+/// `@unchecked Sendable`: libdbus is thread-safe, and what this class keeps is touched by one
+/// thread only: `waiting` and `early` by the bus thread, the rest by the main thread.
+public final class BusConnection: @unchecked Sendable {
     let raw: OpaquePointer
     private var glue: MainLoopGlue?
+    private var busThread: BusThread?
+    private var inbox: Inbox?
+    private var early: (@Sendable (Message) -> EarlyAnswer?)?
     private var handler: ((Message) -> Bool)?
     private var turnEnded: () -> Void = {}
     /// On the main loop, messages wait here and are handled a sender at a time in turn.
@@ -39,6 +47,7 @@ public final class BusConnection {
     }
 
     deinit {
+        busThread?.stop()
         glue?.detach()
         dbus_connection_close(raw)
         dbus_connection_unref(raw)
@@ -81,10 +90,81 @@ public final class BusConnection {
         return !(waiting?.isEmpty ?? true) || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
     }
 
+    /// Serves this connection from a thread of its own. Each incoming message goes first to
+    /// `early`, on that thread, which may answer a call at once; then, unless early refused it,
+    /// to `handler` on the main loop with what early carried. Messages are read ahead and taken
+    /// fairly, one from each sender in turn, as `attachToMainLoop` does.
+    /// `turnEnded` runs on the main loop after each turn's messages were handled.
+    public func attachToBusThread(early: @escaping @Sendable (Message) -> EarlyAnswer?,
+                                  handler: @escaping (Arrival) -> Bool, turnEnded: @escaping () -> Void) {
+        waiting = FairQueue()
+        self.early = early
+        self.turnEnded = turnEnded
+        let inbox = Inbox()
+        self.inbox = inbox
+        setHandler { _ in false }
+        let thread = BusThread(connection: raw) { [unowned self] in handOver() }
+        busThread = thread
+        let serve = { [unowned self] (limit: Int) -> Bool in
+            let (arrivals, more, wasFull) = inbox.take(upTo: limit)
+            for arrival in arrivals where !handler(arrival) && !arrival.answered {
+                refuseUnhandled(arrival.message)
+            }
+            if !arrivals.isEmpty { turnEnded() }
+            if wasFull { thread.wake() }
+            return more
+        }
+        serveInbox = serve
+        inboxSource = GLibSources.readable(inbox.descriptor) {
+            _ = serve(64)
+            return true
+        }
+    }
+
+    private var serveInbox: ((Int) -> Bool)?
+    private var inboxSource: UInt32?
+
+    /// Ends the bus thread, then hands what it passed on to the handler: calls it answered are
+    /// handled, as their apps were told. Calls it had not taken yet stay unanswered.
+    public func stopBusThread() {
+        busThread?.stop()
+        busThread = nil
+        if let inboxSource { GLibSources.remove(inboxSource) }
+        inboxSource = nil
+        while serveInbox?(64) == true {}
+        serveInbox = nil
+    }
+
+    /// Starts the bus thread `attachToBusThread` made: calls wait in the socket until then.
+    public func startBusThread() { busThread?.start() }
+
+    /// On the bus thread: takes what libdbus read into the fair queue (bounded), then hands
+    /// messages in turn to the main loop while it has room, answering early what can be.
+    /// True while the queue is full: read no more until woken.
+    private func handOver() -> Bool {
+        guard let inbox else { return false }
+        while (waiting?.count ?? 0) < Self.readAhead, dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        while inbox.hasRoom, let message = waiting?.next() {
+            let answer = message.kind == .methodCall ? early?(message) : nil
+            if let reply = answer?.reply, message.expectsReply {
+                switch reply {
+                case .success(let values): send(message.reply(values))
+                case .failure(let error): send(message.errorReply(error))
+                }
+            }
+            if case .failure? = answer?.reply { continue }
+            inbox.push(Arrival(message: message, carried: answer?.carried, answered: answer?.reply != nil))
+        }
+        return (waiting?.count ?? 0) >= Self.readAhead
+    }
+
     /// Handles one waiting message; a call nobody handled gets libdbus's usual UnknownMethod error.
     private func serve(_ message: Message) {
-        guard handler?(message) != true, message.kind == .methodCall,
-              dbus_message_get_no_reply(message.raw) == 0 else { return }
+        if handler?(message) != true { refuseUnhandled(message) }
+    }
+
+    private func refuseUnhandled(_ message: Message) {
+        guard message.kind == .methodCall, dbus_message_get_no_reply(message.raw) == 0 else { return }
         let text = "no method \(message.member ?? "") on interface \(message.interface ?? "(none)") at \(message.path ?? "")"
         send(message.errorReply(BusError("org.freedesktop.DBus.Error.UnknownMethod", text)))
     }

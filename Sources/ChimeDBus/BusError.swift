@@ -2,7 +2,7 @@ import CDBus
 import ChimeCore
 
 /// A D-Bus error: a name from the spec or ours, and a message for people.
-public struct BusError: Error, Equatable, CustomStringConvertible {
+public struct BusError: Error, Equatable, CustomStringConvertible, Sendable {
     public var name: String
     public var message: String
 

@@ -17,6 +17,27 @@ public final class Message {
 
     deinit { dbus_message_unref(raw) }
 
+    /// The message as it goes on the wire, to be kept and read back with `init(marshalled:)`.
+    public func marshalled() -> [UInt8] {
+        var start: UnsafeMutablePointer<CChar>?
+        var count: Int32 = 0
+        guard dbus_message_marshal(raw, &start, &count) != 0, let start else { return [] }
+        defer { dbus_free(start) }
+        return Array(UnsafeRawBufferPointer(start: start, count: Int(count)))
+    }
+
+    /// A message read back from `marshalled()`; nil when the bytes are not one.
+    public convenience init?(marshalled bytes: [UInt8]) {
+        var error = DBusError()
+        dbus_error_init(&error)
+        let raw = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32($0.count), &error) }
+        }
+        dbus_error_free(&error)
+        guard let raw else { return nil }
+        self.init(owning: raw)
+    }
+
     public static func signal(path: String, interface: String, name: String,
                               arguments: [BusValue], destination: String? = nil) -> Message {
         Message(owning: dbus_message_new_signal(path, interface, name)!).filled(with: arguments, to: destination)

@@ -1,35 +1,71 @@
 import ChimeCore
+import Synchronization
 
 /// A method call after its signature was checked against the interface's XML. Its arguments
 /// are decoded when first asked for: a handler may read the message itself instead.
 public final class MethodCall {
     public let message: Message
     public let sender: String
+    /// What the method's early part carried over from the bus thread (`EarlyAnswer`).
+    public let carried: (any Sendable)?
+    /// The bus thread answered the call already: what the handler returns goes nowhere.
+    public let answered: Bool
     public private(set) lazy var arguments: [BusValue] = message.arguments
 
-    init(message: Message, sender: String) {
+    init(message: Message, sender: String, carried: (any Sendable)? = nil, answered: Bool = false) {
         self.message = message
         self.sender = sender
+        self.carried = carried
+        self.answered = answered
     }
 }
 
 /// An interface as exported: its XML declaration and one handler per method.
 public struct ExportedInterface {
     public typealias Handler = (MethodCall) throws(BusError) -> [BusValue]
+    /// A method's early part: runs on the bus thread as the call arrives (see `EarlyAnswer`).
+    public typealias EarlyHandler = @Sendable (Message) -> EarlyAnswer?
 
     public let spec: InterfaceSpec
     public let handlers: [String: Handler]
+    public let early: [String: EarlyHandler]
     /// Read-only properties: name -> current value.
     public let properties: [String: () -> BusValue]
 
     /// Every method and property the XML declares must have a handler, and nothing undeclared may.
-    public init(spec: InterfaceSpec, handlers: [String: Handler], properties: [String: () -> BusValue] = [:]) {
+    public init(spec: InterfaceSpec, handlers: [String: Handler], early: [String: EarlyHandler] = [:],
+                properties: [String: () -> BusValue] = [:]) {
         precondition(Set(spec.methods.keys) == Set(handlers.keys),
                      "\(spec.name): handlers \(handlers.keys.sorted()) differ from the XML's methods \(spec.methods.keys.sorted())")
+        precondition(Set(early.keys).isSubset(of: spec.methods.keys), "\(spec.name): early parts of undeclared methods")
         precondition(Set(spec.properties.keys) == Set(properties.keys), "\(spec.name): properties differ from the XML")
         self.spec = spec
         self.handlers = handlers
+        self.early = early
         self.properties = properties
+    }
+}
+
+/// The early parts of exported methods, read by the bus thread.
+private final class EarlyRoutes: Sendable {
+    struct Route: Sendable {
+        let path: String
+        let interface: String
+        let member: String
+        let inSignature: String
+        let handler: ExportedInterface.EarlyHandler
+    }
+
+    let routes = Mutex<[Route]>([])
+
+    func answer(_ message: Message) -> EarlyAnswer? {
+        let route = routes.withLock { routes in
+            routes.first {
+                message.isCall(path: $0.path, interface: $0.interface, member: $0.member, signature: $0.inSignature)
+                    || message.isCall(path: $0.path, interface: nil, member: $0.member, signature: $0.inSignature)
+            }
+        }
+        return route?.handler(message)
     }
 }
 
@@ -55,14 +91,23 @@ public final class ObjectServer {
     /// Runs when a turn's replies and signals have gone (chimed moves the intake into SQLite here).
     public var afterSending: () -> Void = {}
 
+    private let earlyRoutes = EarlyRoutes()
+
     public init(connection: BusConnection) {
         self.connection = connection
-        connection.attachToMainLoop(handler: { [unowned self] message in
+        connection.attachToBusThread(early: { [earlyRoutes] message in earlyRoutes.answer(message) },
+                                     handler: { [unowned self] arrival in
             inTurn = true
             beforeHandling()
-            return handle(message)
+            return handle(arrival)
         }, turnEnded: { [unowned self] in endTurn() })
     }
+
+    /// Starts serving calls, once everything is exported and what the handlers need is ready.
+    public func start() { connection.startBusThread() }
+
+    /// Stops reading calls; what the bus thread already answered is handled before this returns.
+    public func stop() { connection.stopBusThread() }
 
     private func endTurn() {
         beforeSending()
@@ -79,6 +124,12 @@ public final class ObjectServer {
     public func export(_ interface: ExportedInterface, at path: String) {
         objects[path, default: []].append(interface)
         lastRoute = nil
+        earlyRoutes.routes.withLock { routes in
+            for (member, handler) in interface.early {
+                routes.append(.init(path: path, interface: interface.spec.name, member: member,
+                                    inSignature: interface.spec.methods[member]!.inSignature, handler: handler))
+            }
+        }
     }
 
     /// Calls `watcher` with every signal that reaches this connection (add a match first).
@@ -95,23 +146,25 @@ public final class ObjectServer {
         send(message)
     }
 
-    private func handle(_ message: Message) -> Bool {
+    private func handle(_ arrival: Arrival) -> Bool {
+        let message = arrival.message
         switch message.kind {
         case .signal:
             for watcher in signalWatchers { watcher(message) }
             return false
         case .methodCall:
-            return handleCall(message)
+            return handleCall(arrival)
         default:
             return false
         }
     }
 
-    private func handleCall(_ message: Message) -> Bool {
+    private func handleCall(_ arrival: Arrival) -> Bool {
+        let message = arrival.message
         // A stream of calls of one method (Notify) goes where the last call went.
         if let last = lastRoute,
            message.isCall(path: last.path, interface: last.interface, member: last.member, signature: last.inSignature) {
-            call(last.handler, message)
+            call(last.handler, arrival)
             return true
         }
         // Each of these reads the header and makes a String.
@@ -133,16 +186,17 @@ public final class ObjectServer {
                 "\(member) takes arguments (\(route.inSignature)), got (\(signature))")))
             return true
         }
-        call(route.handler, message)
+        call(route.handler, arrival)
         return true
     }
 
-    private func call(_ handler: ExportedInterface.Handler, _ message: Message) {
+    private func call(_ handler: ExportedInterface.Handler, _ arrival: Arrival) {
         // The reply goes first: signals the handler raised wait behind it.
         let mark = outbox.count
-        let call = MethodCall(message: message, sender: message.sender ?? "")
+        let message = arrival.message
+        let call = MethodCall(message: message, sender: message.sender ?? "", carried: arrival.carried, answered: arrival.answered)
         let result = Result { () throws(BusError) in try handler(call) }
-        answer(message, result, at: mark)
+        if !arrival.answered { answer(message, result, at: mark) }
     }
 
     /// A method's handler and the arguments it takes.

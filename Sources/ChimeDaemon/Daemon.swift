@@ -21,6 +21,8 @@ public final class Daemon {
     let notificationsSpec = InterfaceSpec.load("org.freedesktop.Notifications.xml")[0]
     let controlSpec = InterfaceSpec.load("dev.chime.Chime1.xml")[0]
     let decoder = NotifyDecoder()
+    /// Notify's part on the bus thread; it shares the server's ids and the repeat detector's gate.
+    let earlyNotify: EarlyNotify
     let options: DaemonOptions
     let configLoader: ConfigLoader
     let appStore: AppStateStore
@@ -38,6 +40,10 @@ public final class Daemon {
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
     private(set) var store: NotificationStore?
+    /// The Notify calls answered before they were handled, kept until the center has them.
+    private var journal: CallJournal?
+    /// The journal's sequence number of the last answered call handled.
+    var handledInJournal: Int64 = 0
     private let storePath: String
     /// Banners on the screen, drawn by a process of chimed's own when there is a display.
     let presenter: PresenterChild
@@ -61,6 +67,8 @@ public final class Daemon {
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         presenter = PresenterChild(environment: environment, configPath: configLoader.path)
         attention = Attention(settings: settings)
+        earlyNotify = EarlyNotify(decoder: decoder, ids: attention.server.ids, gate: attention.repeatGate)
+        earlyNotify.follow(settings)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
         // A Focus turned on by hand stays on across a restart; one that names a Focus the
@@ -84,12 +92,14 @@ public final class Daemon {
         // the log makes room for the next turns' rows then too.
         objects.beforeSending = { [unowned self] in
             store?.commitTransaction()
+            journal?.settle(through: handledInJournal)
             saveAppStateIfChanged()
         }
         objects.beforeHandling = { [unowned self] in settle() }
         objects.afterSending = { [unowned self] in
             settle()
             store?.makeRoomInIntakeLog()
+            journal?.tidy()
             commitIntakeSoon()
         }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
@@ -104,6 +114,7 @@ public final class Daemon {
         switch configLoader.load(base: ServerSettings(defaultTimeout: options.defaultTimeout)) {
         case .success(let settings):
             apply(attention.apply(settings, now: now))
+            earlyNotify.follow(attention.settings)
             presenter.follow(settings.popups)
             badges.allMayHaveChanged(attention.unread.byApp.keys)
             prune()  // the limits may be lower now
@@ -172,7 +183,10 @@ public final class Daemon {
             }
         }
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
+        objects.start()
         loop.run()
+        // Calls answered and not yet handled are handled now; the rest stay unanswered.
+        objects.stop()
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
         store?.checkpoint()
@@ -190,9 +204,17 @@ public final class Daemon {
             let store = try NotificationStore(path: storePath) { key, message in
                 Log.warningOnce(key: "store-" + key, message)
             }
-            attention.server = NotificationServer(settings: attention.settings.server, lastID: store.highestID())
+            let journal = CallJournal(path: storePath + "-calls")
+            let unsettled = journal?.unsettled() ?? []
+            attention.server.ids.current = max(store.highestID(), unsettled.map(\.id).max() ?? 0)
+            attention.server = NotificationServer(settings: attention.settings.server, ids: attention.server.ids)
             self.store = store
             resumeCenter(from: store)
+            handleAgain(unsettled, store: store)
+            journal?.clear()
+            self.journal = journal
+            earlyNotify.keep(in: journal)
+            if journal == nil { Log.warning("cannot open \(storePath)-calls; Notify is answered once the center has it") }
         } catch where error.isLocked {
             Log.info("\(error); stop it first, or give this chimed its own XDG_STATE_HOME")
             return false
@@ -200,6 +222,21 @@ public final class Daemon {
             Log.warning("cannot open the notification store: \(error); running without history")
         }
         return true
+    }
+
+    /// At start: the calls an earlier chimed answered and stopped before the center had them
+    /// (killed), made into notifications now, under the ids their apps were given.
+    private func handleAgain(_ calls: [CallJournal.Call], store: NotificationStore) {
+        var handled = 0
+        for call in calls where !store.contains(call.id) {
+            guard let message = Message(marshalled: call.bytes), let request = try? decoder.decode(message) else { continue }
+            let now = now
+            guard let (_, events) = try? attention.notify(request, from: call.sender, now: now, id: call.id) else { continue }
+            apply(events, wall: call.wall)
+            handled += 1
+        }
+        store.commit()
+        if handled > 0 { Log.info("put \(handled) notification(s) into the center that chimed had answered before it stopped") }
     }
 
     /// Forgets clients that leave, and stops when the bus goes or another chimed takes over.

@@ -4,12 +4,12 @@ import ChimeGLib
 /// `<br>` becomes a line break, every other tag is shown as text, and a body that does
 /// not parse is shown as plain text. Parsing is GLib's GMarkup, not pattern matching; an '&' or
 /// '<' that cannot begin markup is escaped first (`escapingStrays`).
-public struct MarkupSanitizer {
+public struct MarkupSanitizer: Sendable {
     /// The `src` an `<img>` keeps (a file URI becomes its checked path, so presenters read
     /// paths and icon names only), or nil when it may not stay and its alt text is shown.
-    public var image: (String) -> String?
+    public var image: @Sendable (String) -> String?
 
-    public init(image: @escaping (String) -> String?) {
+    public init(image: @escaping @Sendable (String) -> String?) {
         self.image = image
     }
 

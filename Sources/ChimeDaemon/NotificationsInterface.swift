@@ -17,11 +17,15 @@ extension Daemon {
                 [.string("Chime"), .string("Chime"), .string(ChimeVersion.string), .string("1.3")]
             },
             "Notify": { [unowned self] call throws(BusError) in
+                // From the bus thread, always decoded there (`EarlyNotify`), and perhaps answered.
+                let passed = call.carried as? EarlyNotify.Passed
+                defer { if let passed { attention.repeatGate.handled(passed.key) } }
                 do throws(RequestError) {
-                    let request = try decoder.decode(call.message)
+                    let request = if let passed { passed.request } else { try decoder.decode(call.message) }
                     let now = now  // read once: the notification and its row keep the same time
-                    let (id, events) = try attention.notify(request, from: call.sender, now: now)
+                    let (id, events) = try attention.notify(request, from: call.sender, now: now, id: passed?.id)
                     apply(events, wall: now.wall)
+                    if let journaled = passed?.journaled { handledInJournal = journaled }
                     return [.uint32(id)]
                 } catch {
                     throw BusError(error)
@@ -36,6 +40,6 @@ extension Daemon {
                 }
                 return []
             },
-        ])
+        ], early: ["Notify": { [earlyNotify] in earlyNotify.answer($0) }])
     }
 }

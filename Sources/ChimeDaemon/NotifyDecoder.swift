@@ -4,7 +4,7 @@ import ChimeDBus
 /// The edge of the freedesktop interface: turns Notify's arguments into a request the core
 /// can trust. Malformed calls are refused; a bad part (a hint, an image) is dropped and
 /// logged while the notification is still delivered.
-public struct NotifyDecoder {
+public struct NotifyDecoder: Sendable {
     /// Longer texts are cut: no one reads them in a banner, and every presenter receives them.
     public static let maximumSummaryBytes = 1024
     public static let maximumBodyBytes = 64 * 1024

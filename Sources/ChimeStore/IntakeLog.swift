@@ -19,8 +19,8 @@ import Glibc
 ///
 /// A record: payload length (UInt32), a checksum of the payload (UInt64), then the payload: its
 /// sequence number (Int64), the number of values (UInt16) and each value as a tag byte (0 null,
-/// 1 integer as 8 bytes, 2 text as a UInt32 length and UTF-8, 3 real as a Double's 8 bytes), all
-/// little-endian. A record
+/// 1 integer as 8 bytes, 2 text as a UInt32 length and UTF-8, 3 real as a Double's 8 bytes, 4 bytes
+/// as a UInt32 length and the bytes), all little-endian. A record
 /// that is cut short, empty or does not match its checksum (`checksum`) ends the log: it was never acknowledged.
 final class IntakeLog {
     let descriptor: Int32
@@ -109,6 +109,7 @@ final class IntakeLog {
             case .null: payload += 1
             case .integer, .real: payload += 9
             case .text(let text): payload += 5 + text.utf8.count
+            case .blob(let bytes): payload += 5 + bytes.count
             }
         }
         let start = pending
@@ -138,6 +139,10 @@ final class IntakeLog {
                     out.put(UInt32(bytes.count))
                     out.copy(UnsafeRawBufferPointer(bytes))
                 }
+            case .blob(let bytes):
+                out.put(UInt8(4))
+                out.put(UInt32(bytes.count))
+                bytes.withUnsafeBytes { out.copy($0) }
             }
         }
         var header = Writer(base: scratch.baseAddress!, position: start)
@@ -318,6 +323,10 @@ final class IntakeLog {
                 guard let length = number(UInt32.self).map(Int.init), position + length <= bytes.count else { return nil }
                 defer { position += length }
                 return .text(String(decoding: bytes[position..<position + length], as: UTF8.self))
+            case 4:
+                guard let length = number(UInt32.self).map(Int.init), position + length <= bytes.count else { return nil }
+                defer { position += length }
+                return .blob(Array(bytes[position..<position + length]))
             default: return nil
             }
         }

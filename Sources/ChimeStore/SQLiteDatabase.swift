@@ -54,6 +54,8 @@ final class SQLiteDatabase {
         case integer(Int64)
         case real(Double)
         case text(String)
+        /// Bytes as they are: only the call journal keeps these (a Notify call, marshalled).
+        case blob([UInt8])
         case null
 
         static func optional(_ text: String?) -> Value { text.map { .text($0) } ?? .null }
@@ -131,6 +133,9 @@ final class SQLiteDatabase {
             case .integer(let number): integer(number)
             case .real(let number): real(number)
             case .text(let text): self.text(text)
+            case .blob(let bytes):
+                position += 1
+                bytes.withUnsafeBufferPointer { _ = sqlite3_bind_blob(statement, position, arena.copy($0), Int32($0.count), nil) }
             case .null: null()
             }
         }

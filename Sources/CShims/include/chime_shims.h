@@ -21,8 +21,16 @@ void chime_iter_append_bool(DBusMessageIter *iter, int value);
 // glibc's malloc_trim, which Swift's Glibc module does not export: returns freed heap to the system.
 void chime_release_free_memory(void);
 
-#endif
 
 // prctl(PR_SET_PDEATHSIG, SIGTERM): prctl is variadic, so Swift cannot call it.
 // The calling process gets SIGTERM when its parent ends.
 void chime_end_with_parent(void);
+
+// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), which Swift's Glibc module does not export: a counter
+// one thread writes to wake another's poll.
+int chime_eventfd(void);
+
+// The calling thread's id (gettid), which Swift's Glibc module does not export.
+int chime_thread_id(void);
+
+#endif

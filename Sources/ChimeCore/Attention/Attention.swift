@@ -39,6 +39,8 @@ public struct Attention: Sendable {
     public var unread = UnreadCounts()
     private var rateLimiter = RateLimiter()
     private var repeats = RepeatDetector()
+    /// What the bus thread reads of the texts a new notification could repeat.
+    public var repeatGate: RepeatGate { repeats.gate }
     /// Apps that went over their rate limit since the daemon last looked, to say so once.
     public var newlyRateLimited: [String] = []
 
@@ -59,7 +61,10 @@ public struct Attention: Sendable {
 
     // MARK: Notify
 
-    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+    /// `id`: the id the bus thread already answered with (`RepeatGate` made sure the request
+    /// repeats nothing open and replaces nothing).
+    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now,
+                                id: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         let identity = request.appIdentity
         var app = known(identity)
@@ -85,7 +90,7 @@ public struct Attention: Sendable {
             app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, overTimeSensitiveBudget: overBudget))
         if decision.drop != nil {
-            let result = server.discard(request, from: sender, now: now.monotonic)
+            let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
         }
         // Repeats and rate limits never hold back what must get through (design.md section 7).
@@ -104,7 +109,7 @@ public struct Attention: Sendable {
                                 Action(key: Self.actionPrefix + "turn-off", label: "Turn Off")]
         }
         let window = settings.center.repeatWindow
-        let merges = window > .zero && !mustGetThrough && request.replacesID == 0
+        let merges = window > .zero && !mustGetThrough && request.replacesID == 0 && id == nil
         let texts = window > .zero ? RepeatDetector.Key(request) : nil
         var repeating: UInt32?
         if merges, let texts, let id = repeats.earlier(texts, now: now.monotonic, window: window),
@@ -114,7 +119,8 @@ public struct Attention: Sendable {
             let keys = Set(request.actions.map(\.key))
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
         }
-        let result = try server.notify(request, from: sender, now: now.monotonic, wall: now.wall, decision: decision, repeating: repeating)
+        let result = try server.notify(request, from: sender, now: now.monotonic, wall: now.wall, decision: decision,
+                                       repeating: repeating, id: id)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         // Usually nothing came before: take the array rather than copy each event into another.
         if events.isEmpty { events = result.events } else { events += result.events }
