@@ -4,8 +4,6 @@
 #include <glib.h>
 #include <malloc.h>
 #include <sys/eventfd.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 void chime_release_free_memory(void) { malloc_trim(0); }
 
@@ -20,5 +18,3 @@ void chime_iter_append_bool(DBusMessageIter *iter, int value) {
 }
 
 int chime_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
-
-int chime_thread_id(void) { return (int)syscall(SYS_gettid); }

@@ -41,7 +41,7 @@ public struct NotificationHints: Equatable, Sendable {
     public init() {}
 
     /// Stack tags in the order dunst checks them.
-    static let stackTagNames: [HintName] = [.canonicalSynchronous, .dunstStackTag, .synchronous, .privateSynchronous]
+    public static let stackTagNames: [HintName] = [.canonicalSynchronous, .dunstStackTag, .synchronous, .privateSynchronous]
     /// Image data in order of preference: the spec's name, then the names of its earlier versions.
     static let imageDataNames: [HintName] = [.imageData, .imageDataUnderscore, .iconData]
 

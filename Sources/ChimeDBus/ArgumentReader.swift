@@ -53,6 +53,23 @@ public struct ArgumentReader {
 
     public var isAtEnd: Bool { nextType >= signature.count }
 
+    /// The whole message as it came, marshalled: what `Message(marshalled:)` reads back.
+    public var messageBytes: UnsafeRawBufferPointer { bytes }
+
+    /// A string's bytes, in place, without its NUL: valid while this reader is.
+    public mutating func stringBytes() -> UnsafeRawBufferPointer? {
+        guard take("s") else { return nil }
+        return readStringBytes()
+    }
+
+    /// How many strings an `as` holds, stepped over.
+    public mutating func stringCount() -> Int? {
+        guard take("as") else { return nil }
+        let end = arrayEnd(elementAlignment: 4)
+        defer { position = end }
+        return count(stringsBefore: end)
+    }
+
     public mutating func string() -> String? {
         guard take("s") else { return nil }
         return readString()

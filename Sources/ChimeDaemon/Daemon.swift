@@ -67,7 +67,7 @@ public final class Daemon {
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         presenter = PresenterChild(environment: environment, configPath: configLoader.path)
         attention = Attention(settings: settings)
-        earlyNotify = EarlyNotify(decoder: decoder, ids: attention.server.ids, gate: attention.repeatGate)
+        earlyNotify = EarlyNotify(ids: attention.server.ids, gate: attention.repeatGate)
         earlyNotify.follow(settings)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)

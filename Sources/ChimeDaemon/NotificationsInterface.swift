@@ -17,13 +17,14 @@ extension Daemon {
                 [.string("Chime"), .string("Chime"), .string(ChimeVersion.string), .string("1.3")]
             },
             "Notify": { [unowned self] call throws(BusError) in
-                // From the bus thread, always decoded there (`EarlyNotify`), and perhaps answered.
+                // What the bus thread made of it (`EarlyNotify`): perhaps answered already.
                 let passed = call.carried as? EarlyNotify.Passed
-                defer { if let passed { attention.repeatGate.handled(passed.key) } }
+                defer { if let passed { attention.repeatGate.handled(passed.texts) } }
                 do throws(RequestError) {
-                    let request = if let passed { passed.request } else { try decoder.decode(call.message) }
-                    let now = now  // read once: the notification and its row keep the same time
-                    let (id, events) = try attention.notify(request, from: call.sender, now: now, id: passed?.id)
+                    let request = try decoder.decode(call.message)
+                    var now = now  // read once: the notification and its row keep the same time
+                    if let passed { now.wall = passed.wall }
+                    let (id, events) = try attention.notify(request, from: call.sender, now: now, id: passed?.id, texts: passed?.texts)
                     apply(events, wall: now.wall)
                     if let journaled = passed?.journaled { handledInJournal = journaled }
                     return [.uint32(id)]

@@ -30,7 +30,4 @@ void chime_end_with_parent(void);
 // one thread writes to wake another's poll.
 int chime_eventfd(void);
 
-// The calling thread's id (gettid), which Swift's Glibc module does not export.
-int chime_thread_id(void);
-
 #endif

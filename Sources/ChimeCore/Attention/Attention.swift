@@ -62,9 +62,10 @@ public struct Attention: Sendable {
     // MARK: Notify
 
     /// `id`: the id the bus thread already answered with (`RepeatGate` made sure the request
-    /// repeats nothing open and replaces nothing).
-    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now,
-                                id: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+    /// repeats nothing open and replaces nothing). `texts`: the key of its texts the bus thread
+    /// made (`RepeatDetector.Key`), else one is made here.
+    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now, id: UInt32? = nil,
+                                texts: RepeatDetector.Key? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         let identity = request.appIdentity
         var app = known(identity)
@@ -110,7 +111,7 @@ public struct Attention: Sendable {
         }
         let window = settings.center.repeatWindow
         let merges = window > .zero && !mustGetThrough && request.replacesID == 0 && id == nil
-        let texts = window > .zero ? RepeatDetector.Key(request) : nil
+        let texts = window > .zero ? texts ?? RepeatDetector.Key(request) : nil
         var repeating: UInt32?
         if merges, let texts, let id = repeats.earlier(texts, now: now.monotonic, window: window),
            let earlier = server.notification(id), earlier.showsTexts(of: request) {

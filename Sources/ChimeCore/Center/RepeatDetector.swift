@@ -9,12 +9,27 @@ public struct RepeatDetector: Sendable {
         let digest: Int
 
         public init(_ request: NotificationRequest) {
+            var identity = request.appIdentity, summary = request.summary, body = request.body
+            self = identity.withUTF8 { identity in
+                summary.withUTF8 { summary in
+                    body.withUTF8 { body in
+                        Key(identity: UnsafeRawBufferPointer(identity), summary: UnsafeRawBufferPointer(summary),
+                            body: UnsafeRawBufferPointer(body))
+                    }
+                }
+            }
+        }
+
+        /// The key of texts as their bytes: the bus thread makes it from the call's bytes, before
+        /// the call is decoded, and the main thread uses that key (markup taken out of a body
+        /// would give another).
+        public init(identity: UnsafeRawBufferPointer, summary: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) {
             // Not seeded: texts chosen to collide only make a repeat go unmerged (the caller
             // compares the texts), and the dictionary hashes the digest again, seeded.
             var hash = WordHash()
-            hash.combine(request.appIdentity)
-            hash.combine(request.summary)
-            hash.combine(request.body)
+            hash.combine(identity)
+            hash.combine(summary)
+            hash.combine(body)
             digest = Int(truncatingIfNeeded: hash.value)
         }
     }
