@@ -29,6 +29,9 @@ extension Daemon {
                     if let journaled = passed?.journaled { handledInJournal = journaled }
                     return [.uint32(id)]
                 } catch {
+                    // Only a config changed since the bus thread answered (a rate limit that now
+                    // refuses) makes an answered Notify fail here; its app was told it came.
+                    if passed?.id != nil, call.answered { Log.warning("a notification answered before it was handled was refused after: \(error)") }
                     throw BusError(error)
                 }
             },

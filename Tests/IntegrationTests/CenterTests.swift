@@ -80,6 +80,23 @@ import Testing
         #expect(try send(bus, "-a", "CI", "Build failed", "main") == anew)
     }
 
+    /// Sent together, the second before chimed handled the first: still one notification with
+    /// one id. chimed's bus thread answers a Notify at once only when it cannot repeat one on its way.
+    @Test func theSameNotificationSentTwiceAtOnceIsOne() throws {
+        let bus = try TestBus()
+        let app = try bus.client()
+        for _ in 0..<2 {
+            app.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                            interface: "org.freedesktop.Notifications", method: "Notify",
+                                            arguments: TestClient.notifyArguments(app: "CI", summary: "Build failed", body: "main")))
+        }
+        app.connection.flush()
+        #expect(app.waitUntil { app.replies.count == 2 })
+        let ids = app.replies.compactMap { $0.arguments.first?.integer }
+        #expect(ids.count == 2 && ids.first == ids.last, "\(ids)")
+        #expect(try bus.chimectl("history").stdout.hasSuffix("Build failed (2x)"))
+    }
+
     @Test func restoreAndSnoozePresentANotificationAgain() throws {
         let bus = try TestBus()
         let watcher = try Watcher(bus: bus)

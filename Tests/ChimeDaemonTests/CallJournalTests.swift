@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import ChimeStore
+
+/// The journal of calls answered before they were handled: what a restart must handle again is
+/// every call kept after the last mark of the main thread's progress, bytes as they were.
+@Suite struct CallJournalTests {
+    let path = temporaryFolder("calls").path + "/chime.db-calls"
+
+    @Test func whatFollowsTheLastSettledCallIsHandledAgain() throws {
+        do {
+            let journal = try #require(CallJournal(path: path))
+            #expect(journal.keep(id: 5, sender: ":1.7", wall: 1_000, bytes: [0, 255, 10, 13]) == 1)
+            #expect(journal.keep(id: 6, sender: ":1.7", wall: 1_001, bytes: []) == 2)
+            journal.settle(through: 1)
+            #expect(journal.keep(id: 9, sender: ":1.8", wall: 1_002, bytes: Array(repeating: 0xAB, count: 70_000)) == 3)
+        }
+        let reopened = try #require(CallJournal(path: path))
+        let calls = reopened.unsettled()
+        #expect(calls.map(\.id) == [6, 9])
+        #expect(calls.map(\.sender) == [":1.7", ":1.8"] && calls.map(\.wall) == [1_001, 1_002])
+        #expect(calls[0].bytes.isEmpty && calls[1].bytes == Array(repeating: 0xAB, count: 70_000))
+        #expect(reopened.keep(id: 10, sender: ":1.9", wall: 1_003, bytes: [1]) == 4, "numbers go on after a restart")
+        reopened.clear()
+        #expect(reopened.unsettled().isEmpty)
+    }
+
+    @Test func aSettledJournalIsEmptiedOnlyOnceItHasGrown() throws {
+        let journal = try #require(CallJournal(path: path))
+        for id in 1...3 { _ = journal.keep(id: UInt32(id), sender: ":1.1", wall: 0, bytes: [1, 2, 3]) }
+        journal.settle(through: 3)
+        journal.tidy()
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 > 0, "small: kept as it is")
+        for id in 4...CallJournal.tidyRecords { _ = journal.keep(id: UInt32(id), sender: ":1.1", wall: 0, bytes: [1]) }
+        journal.tidy()
+        #expect(journal.unsettled().count == CallJournal.tidyRecords - 3, "not settled: kept")
+        journal.settle(through: Int64(CallJournal.tidyRecords))
+        journal.tidy()
+        #expect(journal.unsettled().isEmpty)
+        #expect(CallJournal(path: path)?.unsettled().isEmpty == true)
+    }
+}
