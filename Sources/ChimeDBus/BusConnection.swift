@@ -70,17 +70,7 @@ public final class BusConnection: @unchecked Sendable {
     /// One turn of the main loop's work: read what the socket holds (bounded), then handle up to
     /// 64 messages in turn. True while there is more to do.
     private func serveWaiting() -> Bool {
-        var reads = 0
-        while (waiting?.count ?? 0) < Self.readAhead {
-            // Dispatching only queues (the filter below); libdbus still answers Peer calls and
-            // completes pending calls itself.
-            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS, (waiting?.count ?? 0) < Self.readAhead {}
-            // A lone message needs no looking ahead: only a backlog can hide another sender's call.
-            guard reads < 64, (waiting?.count ?? 0) > 1, dbus_connection_get_is_connected(raw) != 0 else { break }
-            reads += 1
-            dbus_connection_read_write(raw, 0)
-            if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS { break }
-        }
+        readAhead()
         var served = 0
         while served < 64, let message = waiting?.next() {
             serve(message)
@@ -138,12 +128,12 @@ public final class BusConnection: @unchecked Sendable {
     /// Starts the bus thread `attachToBusThread` made: calls wait in the socket until then.
     public func startBusThread() { busThread?.start() }
 
-    /// On the bus thread: takes what libdbus read into the fair queue (bounded), then hands
+    /// On the bus thread: reads ahead into the fair queue (bounded), then hands
     /// messages in turn to the main loop while it has room, answering early what can be.
     /// True while the queue is full: read no more until woken.
     private func handOver() -> Bool {
         guard let inbox else { return false }
-        while (waiting?.count ?? 0) < Self.readAhead, dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        readAhead()
         while inbox.hasRoom, let message = waiting?.next() {
             let answer = message.kind == .methodCall ? early?(message) : nil
             if let reply = answer?.reply, message.expectsReply {
@@ -156,6 +146,22 @@ public final class BusConnection: @unchecked Sendable {
             inbox.push(Arrival(message: message, carried: answer?.carried, answered: answer?.reply != nil))
         }
         return (waiting?.count ?? 0) >= Self.readAhead
+    }
+
+    /// Takes what the socket holds into the fair queue, bounded: up to 64 more reads while a
+    /// backlog is there to be seen past.
+    private func readAhead() {
+        var reads = 0
+        while (waiting?.count ?? 0) < Self.readAhead {
+            // Dispatching only queues (the filter below); libdbus still answers Peer calls and
+            // completes pending calls itself.
+            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS, (waiting?.count ?? 0) < Self.readAhead {}
+            // A lone message needs no looking ahead: only a backlog can hide another sender's call.
+            guard reads < 64, (waiting?.count ?? 0) > 1, dbus_connection_get_is_connected(raw) != 0 else { break }
+            reads += 1
+            dbus_connection_read_write(raw, 0)
+            if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS { break }
+        }
     }
 
     /// Handles one waiting message; a call nobody handled gets libdbus's usual UnknownMethod error.

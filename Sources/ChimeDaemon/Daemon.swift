@@ -7,7 +7,8 @@ import CShims
 import Glibc
 
 /// chimed: the core's state on the bus. Owns the connection, the open notifications and
-/// the one expiry timer; turns the core's events into signals. Runs on one thread.
+/// the one expiry timer; turns the core's events into signals. Runs on the main thread; the bus thread
+/// (`BusConnection.attachToBusThread`) answers what Notify calls it can before handing them over (`EarlyNotify`).
 public final class Daemon {
     static let notificationsPath = "/org/freedesktop/Notifications"
     /// Where the control interface lives; chime-presenter calls it too.
