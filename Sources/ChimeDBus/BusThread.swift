@@ -17,8 +17,8 @@ final class BusThread: @unchecked Sendable {
     /// Written to wake the poll: a send left queued, a watch toggled, the main thread made room.
     private let wakeDescriptor: Int32
     private let io = Mutex(IO())
-    /// Runs on this thread after each read: takes the messages libdbus holds and hands them on.
-    /// True while messages wait that it could not take yet (the main thread is busy).
+    /// Runs on this thread after each wake: takes the messages libdbus holds and hands them on.
+    /// True while its queue is full: then the socket is not read until the main thread makes room.
     private let serve: () -> Bool
 
     /// The watches and timeouts libdbus asked for. Their pointers stay valid until libdbus
@@ -59,6 +59,8 @@ final class BusThread: @unchecked Sendable {
             if status == DBUS_DISPATCH_DATA_REMAINS { BusThread.from(data).wake() }
         }, me, nil)
     }
+
+    deinit { close(wakeDescriptor) }
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> BusThread {
         Unmanaged<BusThread>.fromOpaque(data!).takeUnretainedValue()

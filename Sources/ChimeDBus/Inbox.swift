@@ -22,6 +22,8 @@ final class Inbox: Sendable {
     /// Readable while arrivals wait.
     let descriptor = chime_eventfd()
 
+    deinit { close(descriptor) }
+
     var hasRoom: Bool { arrivals.withLock { $0.count < Self.capacity } }
 
     /// Adds an arrival; the main loop is woken only when the inbox was empty.
