@@ -12,6 +12,23 @@ import Testing
         #expect(try bus.chimectl("focus", "list").stdout.contains("gym"))
     }
 
+    /// A rate limit that comes to refuse with a reload holds at once: no Notify is answered
+    /// before the limit was counted (chimed's bus thread follows the reloaded config).
+    @Test func aReloadThatRefusesOverTheRateLimitHoldsForTheNextCall() throws {
+        let limit = "[general]\nrate-limit-burst = 1\nrate-limit-per-minute = 1\n"
+        let bus = try TestBus(config: limit)
+        try bus.writeConfig(limit + "rate-limit-action = refuse\n")
+        #expect(try bus.chimectl("reload").status == 0)
+        let client = try bus.client()
+        _ = try client.notify(app: "spam", summary: "1")
+        do {
+            _ = try client.notify(app: "spam", summary: "2")
+            Issue.record("the second notification was accepted")
+        } catch {
+            #expect(error.name == "org.freedesktop.Notifications.Error.ExcessNotificationGeneration")
+        }
+    }
+
     @Test func aBadFileIsRefusedWithItsLineAndThePreviousConfigStays() throws {
         let bus = try TestBus(config: "[focus work]\n")
         try bus.writeConfig("[focus work]\nschedule = mon-fri 09:00-09:00\n")
