@@ -66,14 +66,17 @@ public final class CallJournal: Sendable {
         }
     }
 
-    /// Empties the log when every call in it was settled and it has grown; after the replies.
+    /// After the replies: empties the log when every call in it was settled and it has grown
+    /// (which allocates its first step again), else makes room ahead for the next calls.
     public func tidy() {
         state.withLock { state in
-            guard state.settled == state.kept, state.records >= Self.tidyRecords else { return }
-            state.log.clear()
-            state.records = 0
+            if state.settled == state.kept, state.records >= Self.tidyRecords {
+                state.log.clear()
+                state.records = 0
+            } else {
+                state.log.makeRoomAhead()
+            }
         }
-        state.withLock { $0.log.makeRoomAhead() }
     }
 
     /// At start: the calls kept after the last mark, oldest first.
