@@ -54,6 +54,8 @@ public struct ArgumentReader {
     public var isAtEnd: Bool { nextType >= signature.count }
 
     /// The whole message as it came, marshalled: what `Message(marshalled:)` reads back.
+    /// Also what lets the bus thread hand a reader to the main thread, which reads the call again
+    /// from its start without marshalling the message a second time.
     public var messageBytes: UnsafeRawBufferPointer { bytes }
 
     /// A string's bytes, in place, without its NUL: valid while this reader is.
@@ -344,3 +346,7 @@ public struct ArgumentReader {
         }
     }
 }
+
+/// A reader only reads: its bytes are its own copy of the message, never written after it was
+/// made, and the message is only asked for its signature. A copy may go to another thread.
+extension ArgumentReader: @unchecked Sendable {}

@@ -17,16 +17,7 @@ public final class Message {
 
     deinit { dbus_message_unref(raw) }
 
-    /// The message as it goes on the wire, to be kept and read back with `init(marshalled:)`.
-    public func marshalled() -> [UInt8] {
-        var start: UnsafeMutablePointer<CChar>?
-        var count: Int32 = 0
-        guard dbus_message_marshal(raw, &start, &count) != 0, let start else { return [] }
-        defer { dbus_free(start) }
-        return Array(UnsafeRawBufferPointer(start: start, count: Int(count)))
-    }
-
-    /// A message read back from `marshalled()`; nil when the bytes are not one.
+    /// A message read back from its marshalled bytes (`ArgumentReader.messageBytes`); nil when they are not one.
     public convenience init?(marshalled bytes: [UInt8]) {
         var error = DBusError()
         dbus_error_init(&error)

@@ -16,6 +16,8 @@ final class EarlyNotify: Sendable {
     /// What the bus thread made of a Notify: its texts' key, and the id it was answered with,
     /// if it was.
     struct Passed: Sendable {
+        /// The call from its start, for the decoder: its message is marshalled once.
+        let call: ArgumentReader
         let texts: RepeatDetector.Key
         let id: UInt32?
         /// Where the call journal keeps it until the center has it (`CallJournal.settle`).
@@ -51,24 +53,22 @@ final class EarlyNotify: Sendable {
         let journal = journal.withLock { $0 }
         let look: NotifyFirstLook
         do throws(RequestError) {
-            look = try NotifyFirstLook(message, keepBytes: journal != nil)
+            look = try NotifyFirstLook(message)
         } catch {
             return EarlyAnswer(reply: .failure(BusError(error)))
         }
         let mayRepeat = gate.passOn(look.texts)
         guard !mayRepeat, !look.replaces, !refusesOverLimit.load(ordering: .relaxed) else {
-            return EarlyAnswer(carried: Passed(texts: look.texts, id: nil, journaled: nil, wall: wall))
+            return EarlyAnswer(carried: Passed(call: look.call, texts: look.texts, id: nil, journaled: nil, wall: wall))
         }
         // Not checked against the open notifications, as the main thread's ids are: an id
         // comes round again only after four billion notifications.
         let id = ids.next()
-        guard let journal else {
-            return EarlyAnswer(reply: .success([.uint32(id)]), carried: Passed(texts: look.texts, id: id, journaled: nil, wall: wall))
-        }
-        // Not kept (a full disk): the main thread answers, with this id, once the center has it.
-        guard let journaled = journal.keep(id: id, sender: message.sender ?? "", wall: wall, bytes: look.bytes) else {
-            return EarlyAnswer(carried: Passed(texts: look.texts, id: id, journaled: nil, wall: wall))
-        }
-        return EarlyAnswer(reply: .success([.uint32(id)]), carried: Passed(texts: look.texts, id: id, journaled: journaled, wall: wall))
+        let journaled = journal?.keep(id: id, sender: message.sender ?? "", wall: wall, bytes: Array(look.call.messageBytes))
+        // A call the journal could not keep (a full disk) is answered, with this id, by the main
+        // thread once the center has it; without history there is nothing to keep.
+        let answered = journal == nil || journaled != nil
+        return EarlyAnswer(reply: answered ? .success([.uint32(id)]) : nil,
+                           carried: Passed(call: look.call, texts: look.texts, id: id, journaled: journaled, wall: wall))
     }
 }

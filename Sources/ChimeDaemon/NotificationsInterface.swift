@@ -21,7 +21,7 @@ extension Daemon {
                 let passed = call.carried as? EarlyNotify.Passed
                 defer { if let passed { attention.repeatGate.handled(passed.texts) } }
                 do throws(RequestError) {
-                    let request = try decoder.decode(call.message)
+                    let request = try decoder.decode(passed?.call ?? ArgumentReader(call.message))
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
                     let (id, events) = try attention.notify(request, from: call.sender, now: now, id: passed?.id, texts: passed?.texts)

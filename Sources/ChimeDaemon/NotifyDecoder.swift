@@ -18,7 +18,12 @@ public struct NotifyDecoder: Sendable {
     /// Reads Notify's arguments (susssasa{sv}i; the object server checked the signature)
     /// straight off the message, with no BusValue tree for the arguments themselves.
     public func decode(_ message: Message) throws(RequestError) -> NotificationRequest {
-        var reader = ArgumentReader(message)
+        try decode(ArgumentReader(message))
+    }
+
+    /// The same, from a reader at the call's start (the bus thread's, `NotifyFirstLook.call`).
+    public func decode(_ call: ArgumentReader) throws(RequestError) -> NotificationRequest {
+        var reader = call
         guard let appName = reader.string(), let replacesID = reader.uint32(), let appIcon = reader.string(),
               let summary = reader.string(), let body = reader.string(), let actions = reader.stringPairs(Action.init),
               let rawHints = reader.hints(), let timeout = reader.int32()

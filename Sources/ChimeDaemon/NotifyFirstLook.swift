@@ -9,14 +9,16 @@ struct NotifyFirstLook {
     let replaces: Bool
     /// The key of its texts, as the main thread's repeat detector will use it.
     let texts: RepeatDetector.Key
-    /// The call's bytes, for the call journal.
-    let bytes: [UInt8]
+    /// The call, to be read again from its start: by the decoder on the main thread, and as
+    /// bytes for the call journal.
+    let call: ArgumentReader
 
     private static let stackTags = NotificationHints.stackTagNames.reduce(UInt32(0)) { $0 | 1 << $1.rawValue }
 
     /// Refuses what `NotifyDecoder.decode` refuses, with the same errors.
-    init(_ message: Message, keepBytes: Bool) throws(RequestError) {
-        var reader = ArgumentReader(message)
+    init(_ message: Message) throws(RequestError) {
+        call = ArgumentReader(message)
+        var reader = call
         guard let appName = reader.stringBytes(), let replacesID = reader.uint32(), reader.stringBytes() != nil,
               let summary = reader.stringBytes(), let body = reader.stringBytes(), let actions = reader.stringCount(),
               let hints = reader.hints(), reader.int32() != nil
@@ -31,7 +33,6 @@ struct NotifyFirstLook {
         } else {
             texts = RepeatDetector.Key(identity: appName, summary: summary, body: body)
         }
-        bytes = keepBytes ? Array(reader.messageBytes) : []
         // `summary` and `body` point into the reader's copy of the message.
         withExtendedLifetime(reader) {}
     }
