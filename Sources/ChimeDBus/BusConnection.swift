@@ -92,6 +92,7 @@ public final class BusConnection: @unchecked Sendable {
         self.turnEnded = turnEnded
         let inbox = Inbox()
         self.inbox = inbox
+        // The filter queues every message in `waiting`; the handler it would call otherwise is unused.
         setHandler { _ in false }
         let thread = BusThread(connection: raw) { [unowned self] in handOver() }
         busThread = thread
