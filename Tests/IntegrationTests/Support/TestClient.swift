@@ -46,6 +46,16 @@ final class TestClient: @unchecked Sendable {
         return id
     }
 
+    /// The error name chimed refuses a Notify with; nil when it takes it.
+    func refusal(app: String, summary: String) -> String? {
+        do throws(BusError) {
+            _ = try notify(app: app, summary: summary)
+            return nil
+        } catch {
+            return error.name
+        }
+    }
+
     func control(_ method: String, _ arguments: [BusValue] = []) throws(BusError) -> [BusValue] {
         try call(method, arguments, interface: "dev.chime.Chime1", path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
     }
