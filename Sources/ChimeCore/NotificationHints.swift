@@ -147,10 +147,28 @@ private struct HintReader<Source: HintSource> {
         problems.append("hint '\(name.text)' must be \(expected), got type '\(value.unwrapped.signature)'")
     }
 
-    @inline(__always) mutating func string(_ name: HintName) -> String? { typed(name, "a string (s)") { $0.string } }
+    /// A string past `NotifyLimits.hintStringBytes` is cut, and said.
+    @inline(__always) mutating func string(_ name: HintName) -> String? {
+        guard let text = typed(name, "a string (s)", { $0.string }) else { return nil }
+        return text.utf8.count > NotifyLimits.hintStringBytes ? cut(text, name) : text
+    }
     @inline(__always) mutating func bool(_ name: HintName) -> Bool? { typed(name, "a boolean (b)") { $0.bool } }
     @inline(__always) mutating func double(_ name: HintName) -> Double? { typed(name, "a double (d)") { $0.double } }
-    @inline(__always) mutating func strings(_ name: HintName) -> [String]? { typed(name, "a string array (as)") { $0.strings } }
+    /// At most `NotifyLimits.hintStrings`, each at most `NotifyLimits.actionKeyBytes` (they name actions).
+    @inline(__always) mutating func strings(_ name: HintName) -> [String]? {
+        guard let strings = typed(name, "a string array (as)", { $0.strings }) else { return nil }
+        let kept = strings.prefix(NotifyLimits.hintStrings).filter { $0.utf8.count <= NotifyLimits.actionKeyBytes }
+        if kept.count < strings.count {
+            problems.append("hint '\(name.text)': kept \(kept.count) of its \(strings.count) strings (at most \(NotifyLimits.hintStrings), each at most \(NotifyLimits.actionKeyBytes) bytes)")
+        }
+        return kept
+    }
+
+    @inline(never)
+    private mutating func cut(_ text: String, _ name: HintName) -> String {
+        problems.append("hint '\(name.text)' of \(text.utf8.count) bytes cut to \(NotifyLimits.hintStringBytes)")
+        return text.cut(toUTF8: NotifyLimits.hintStringBytes) ?? text
+    }
     /// Any integer width: Plasma accepts them all for urgency, and so does Chime.
     @inline(__always) mutating func integer(_ name: HintName) -> Int64? { typed(name, "an integer") { $0.integer } }
 }

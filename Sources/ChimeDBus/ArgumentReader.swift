@@ -89,14 +89,14 @@ public struct ArgumentReader {
 
     /// An `as` of pairs (Notify's actions: key, label, key, label...), each pair made into a `T`
     /// as it is read rather than kept in a list of strings first; `count` is the number of strings,
-    /// so that an odd one out (left unread) can be reported.
-    public mutating func stringPairs<T>(_ pair: (String, String) -> T) -> (pairs: [T], count: Int)? {
+    /// so that an odd one out (left unread) can be reported. Past `limit` pairs the rest are only counted.
+    public mutating func stringPairs<T>(upTo limit: Int = .max, _ pair: (String, String) -> T) -> (pairs: [T], count: Int)? {
         guard take("as") else { return nil }
         let end = arrayEnd(elementAlignment: 4)
         let count = count(stringsBefore: end)
         var pairs: [T] = []
-        pairs.reserveCapacity(count / 2)
-        for _ in 0..<count / 2 { pairs.append(pair(readString(), readString())) }
+        pairs.reserveCapacity(min(limit, count / 2))
+        for _ in 0..<min(limit, count / 2) { pairs.append(pair(readString(), readString())) }
         position = end
         return (pairs, count)
     }

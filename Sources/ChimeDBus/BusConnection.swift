@@ -126,6 +126,16 @@ public final class BusConnection: @unchecked Sendable {
         serveInbox = nil
     }
 
+    /// On the main loop, for a call that came on another connection: first handles what this
+    /// connection's bus thread has read by now, so a call sent after a Notify (a `chimectl list`
+    /// after `notify-send`, a pipelined GetStatus) sees what the Notify made, as it would on one
+    /// connection. Waits for the bus thread at most a few milliseconds.
+    public func catchUp() {
+        guard let busThread, let serveInbox else { return }
+        busThread.catchUp(timeoutMilliseconds: 50)
+        _ = serveInbox(Inbox.capacity)
+    }
+
     /// Starts the bus thread `attachToBusThread` made: calls wait in the socket until then.
     public func startBusThread() { busThread?.start() }
 

@@ -60,7 +60,35 @@ final class BusThread: @unchecked Sendable {
         }, me, nil)
     }
 
-    deinit { close(wakeDescriptor) }
+    deinit {
+        close(wakeDescriptor)
+        close(caughtUpDescriptor)
+    }
+
+    /// Catch-up requests the main thread made, and the last one this thread answered.
+    private let catchUpsAsked = Atomic(0)
+    private let catchUpsDone = Atomic(0)
+    /// Written when this thread answered a catch-up.
+    private let caughtUpDescriptor = chime_eventfd()
+
+    /// On the main thread: waits, at most `timeoutMilliseconds`, until this thread has read what
+    /// the socket holds now and handed it on (as far as the main thread's inbox has room).
+    /// Returns at once when the thread does not run.
+    func catchUp(timeoutMilliseconds: Int64) {
+        guard thread != nil else { return }
+        let ticket = catchUpsAsked.add(1, ordering: .sequentiallyConsistent).newValue
+        wake()
+        let deadline = Self.milliseconds() + timeoutMilliseconds
+        while catchUpsDone.load(ordering: .sequentiallyConsistent) < ticket {
+            let left = deadline - Self.milliseconds()
+            guard left > 0 else { return }
+            var entry = pollfd(fd: caughtUpDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32(left)) > 0 {
+                var count: UInt64 = 0
+                _ = read(caughtUpDescriptor, &count, 8)
+            }
+        }
+    }
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> BusThread {
         Unmanaged<BusThread>.fromOpaque(data!).takeUnretainedValue()
@@ -104,6 +132,8 @@ final class BusThread: @unchecked Sendable {
     private func run() {
         var backlog = false
         while true {
+            // Asked before this turn's poll: answered once the turn read the socket and handed on.
+            let catchUps = catchUpsAsked.load(ordering: .sequentiallyConsistent)
             var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             var polled: [OpaquePointer] = []
             var wait: Int32 = -1
@@ -154,6 +184,11 @@ final class BusThread: @unchecked Sendable {
             }.watches
             for timeout in due { dbus_timeout_handle(timeout) }
             backlog = serve()
+            if catchUps > catchUpsDone.load(ordering: .sequentiallyConsistent) {
+                catchUpsDone.store(catchUps, ordering: .sequentiallyConsistent)
+                var one: UInt64 = 1
+                _ = write(caughtUpDescriptor, &one, 8)
+            }
         }
     }
 

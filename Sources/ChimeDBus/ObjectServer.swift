@@ -71,54 +71,57 @@ private final class EarlyRoutes: Sendable {
 
 /// Routes method calls to exported interfaces, answers Introspect from the XML,
 /// and emits signals. The bus connection hands over messages in turns of up to 64; what a turn's
-/// handlers send (each reply, then the signals its handler raised) is held until the turn ends
-/// and `beforeSending` ran, so one store commit covers a whole turn and a client learns what
-/// its call changed only once it is on disk, and its notification id before it sees it presented.
-/// `afterSending` runs once they are gone: work a reply need not wait for, which
-/// `beforeHandling` lets a server finish before the turn's next message instead.
+/// handlers send is held by the `Turn` every server of the process shares (see there).
 public final class ObjectServer {
+    /// How a connection is served: from a bus thread of its own, which may answer some calls
+    /// itself as they arrive (chimed's notification service, for Notify), or from the main loop.
+    public enum Serving {
+        case busThread
+        case mainLoop
+    }
+
     private let connection: BusConnection
     private var objects: [String: [ExportedInterface]] = [:]
     private var signalWatchers: [(Message) -> Void] = []
-    /// True while a turn's messages are handled: what is sent meanwhile waits in `outbox`.
-    public private(set) var inTurn = false
-    private var outbox: [Message] = []
+    public let turn: Turn
     private var signals = SignalTemplates()
-    /// Runs before each message is handled (chimed settles the last call's effects here).
-    public var beforeHandling: () -> Void = {}
-    /// Runs when a turn ends, before its replies go out (chimed commits the store here).
-    public var beforeSending: () -> Void = {}
-    /// Runs when a turn's replies and signals have gone (chimed moves the intake into SQLite here).
-    public var afterSending: () -> Void = {}
-
     private let earlyRoutes = EarlyRoutes()
 
-    public init(connection: BusConnection) {
+    public init(connection: BusConnection, serving: Serving, turn: Turn = Turn()) {
         self.connection = connection
-        connection.attachToBusThread(early: { [earlyRoutes] message in earlyRoutes.answer(message) },
-                                     handler: { [unowned self] arrival in
-            inTurn = true
-            beforeHandling()
-            return handle(arrival)
-        }, turnEnded: { [unowned self] in endTurn() })
+        self.turn = turn
+        switch serving {
+        case .busThread:
+            connection.attachToBusThread(early: { [earlyRoutes] message in earlyRoutes.answer(message) },
+                                         handler: { [unowned self] arrival in
+                turn.willHandle()
+                return handle(arrival)
+            }, turnEnded: { [turn] in turn.end() })
+        case .mainLoop:
+            connection.attachToMainLoop(handler: { [unowned self] message in
+                if message.kind == .methodCall { beforeEachCall() }
+                turn.willHandle()
+                return handle(Arrival(message: message, carried: nil, answered: false))
+            }, turnEnded: { [turn] in turn.end() })
+        }
     }
 
-    /// Starts serving calls, once everything is exported and what the handlers need is ready.
+    /// Runs before each call on a server on the main loop (chimed's control interface first
+    /// catches up with the notification service's bus thread: `BusConnection.catchUp`).
+    public var beforeEachCall: () -> Void = {}
+
+    /// True while a turn's messages are handled, on this server or another sharing its turn.
+    public var inTurn: Bool { turn.inTurn }
+
+    /// Starts serving calls, once everything is exported and what the handlers need is ready
+    /// (a server on the main loop serves once the loop runs).
     public func start() { connection.startBusThread() }
 
     /// Stops reading calls; what the bus thread already answered is handled before this returns.
     public func stop() { connection.stopBusThread() }
 
-    private func endTurn() {
-        beforeSending()
-        inTurn = false
-        for message in outbox { connection.send(message) }
-        outbox.removeAll(keepingCapacity: outbox.count < 1_024)
-        afterSending()
-    }
-
     private func send(_ message: Message) {
-        if inTurn { outbox.append(message) } else { connection.send(message) }
+        turn.send(message, on: connection)
     }
 
     public func export(_ interface: ExportedInterface, at path: String) {
@@ -192,7 +195,7 @@ public final class ObjectServer {
 
     private func call(_ handler: ExportedInterface.Handler, _ arrival: Arrival) {
         // The reply goes first: signals the handler raised wait behind it.
-        let mark = outbox.count
+        let mark = turn.mark
         let message = arrival.message
         let call = MethodCall(message: message, sender: message.sender ?? "", carried: arrival.carried, answered: arrival.answered)
         let result = Result { () throws(BusError) in try handler(call) }
@@ -267,11 +270,7 @@ public final class ObjectServer {
         case .success(let values): reply = call.reply(values)
         case .failure(let error): reply = call.errorReply(error)
         }
-        if inTurn {
-            outbox.insert(reply, at: position ?? outbox.count)
-        } else {
-            connection.send(reply)
-        }
+        turn.send(reply, on: connection, at: position)
     }
 
     /// The interfaces at `path` from their XML, plus the child nodes below it.

@@ -72,7 +72,7 @@ extension Daemon {
                 guard case .bool(let muted) = call.arguments[0] else { return [] }
                 attention.muteOverride = muted
                 apply([])
-                objects.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("Muted", .bool(muted))])
+                control.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("Muted", .bool(muted))])
                 return []
             },
             "SetPointerOver": { [unowned self] call in

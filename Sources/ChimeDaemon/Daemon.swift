@@ -6,9 +6,14 @@ import ChimeStore
 import CShims
 import Glibc
 
-/// chimed: the core's state on the bus. Owns the connection, the open notifications and
+/// chimed: the core's state on the bus. Owns the two connections, the open notifications and
 /// the one expiry timer; turns the core's events into signals. Runs on the main thread; the bus thread
 /// (`BusConnection.attachToBusThread`) answers what Notify calls it can before handing them over (`EarlyNotify`).
+///
+/// The notification service and the control interface are served on connections of their own:
+/// a sandbox allowed to talk to org.freedesktop.Notifications reaches that connection, which
+/// answers only the freedesktop interface (and Introspectable, Peer, Properties), never the
+/// control interface's history, replies, invocations or settings.
 public final class Daemon {
     static let notificationsPath = "/org/freedesktop/Notifications"
     /// Where the control interface lives; chime-presenter calls it too.
@@ -16,8 +21,13 @@ public final class Daemon {
     static let notificationsName = "org.freedesktop.Notifications"
     public static let controlName = "dev.chime.Chime1"
 
+    /// Owns org.freedesktop.Notifications and serves only that, from the bus thread.
     let connection: BusConnection
     let objects: ObjectServer
+    /// Owns dev.chime.Chime1 and serves the control interface, from the main loop; the badges'
+    /// signals go from it too.
+    let controlConnection: BusConnection
+    let control: ObjectServer
     let loop = MainLoop()
     let notificationsSpec = InterfaceSpec.load("org.freedesktop.Notifications.xml")[0]
     let controlSpec = InterfaceSpec.load("dev.chime.Chime1.xml")[0]
@@ -51,7 +61,7 @@ public final class Daemon {
     private let clock = LocalClock()
     /// Notifications retired past the open limit whose apps are told once the flood pauses.
     private lazy var retired = RetiredCloser { [unowned self] ids in closeRetired(ids) }
-    lazy var badges = BadgeBoard(objects: objects, current: { [unowned self] in attention.badge(for: $0) },
+    lazy var badges = BadgeBoard(objects: control, current: { [unowned self] in attention.badge(for: $0) },
                                  changed: { [unowned self] in announceBadges($0) })
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
@@ -80,7 +90,10 @@ public final class Daemon {
         SoundTheme.makeFindable()
         soundPlayer = SoundPlayer { Log.debug($0) }
         connection = try BusConnection()
-        objects = ObjectServer(connection: connection)
+        objects = ObjectServer(connection: connection, serving: .busThread)
+        controlConnection = try BusConnection()
+        control = ObjectServer(connection: controlConnection, serving: .mainLoop, turn: objects.turn)
+        control.beforeEachCall = { [connection] in connection.catchUp() }
         expiryTimer = DeadlineTimer { [unowned self] in
             let events = attention.server.expire(now: now.monotonic)
             apply(events)
@@ -91,20 +104,20 @@ public final class Daemon {
         // A turn's replies wait for what it changed to be durable; its new notifications already
         // are (the store's intake log), so SQLite takes them after the replies, in batches, and
         // the log makes room for the next turns' rows then too.
-        objects.beforeSending = { [unowned self] in
+        objects.turn.beforeSending = { [unowned self] in
             store?.commitTransaction()
             journal?.settle(through: handledInJournal)
             saveAppStateIfChanged()
         }
-        objects.beforeHandling = { [unowned self] in settle() }
-        objects.afterSending = { [unowned self] in
+        objects.turn.beforeHandling = { [unowned self] in settle() }
+        objects.turn.afterSending = { [unowned self] in
             settle()
             store?.makeRoomInIntakeLog()
             journal?.tidy()
             commitIntakeSoon()
         }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
-        objects.export(controlInterface(), at: Self.controlPath)
+        control.export(controlInterface(), at: Self.controlPath)
         try watchBus()
     }
 
@@ -139,7 +152,8 @@ public final class Daemon {
     /// Takes the bus names and serves until SIGTERM, SIGINT or the bus goes away.
     public func run(replace: Bool) -> Int32 {
         do {
-            try NameOwnership(connection: connection).acquire([Self.notificationsName, Self.controlName], replace: replace)
+            try NameOwnership(connection: connection).acquire([Self.notificationsName], replace: replace)
+            try NameOwnership(connection: controlConnection).acquire([Self.controlName], replace: replace)
         } catch {
             Log.info(error.message)
             return 1
@@ -193,8 +207,9 @@ public final class Daemon {
         store?.checkpoint()
         presenter.stop()
         connection.releaseName(Self.notificationsName)
-        connection.releaseName(Self.controlName)
+        controlConnection.releaseName(Self.controlName)
         connection.flush()
+        controlConnection.flush()
         return exitCode
     }
 
@@ -255,12 +270,28 @@ public final class Daemon {
                     loop.quit()
                 }
             case ("org.freedesktop.DBus.Local", "Disconnected"):
-                Log.info("the session bus went away; exiting")
-                exitCode = 1
-                loop.quit()
+                busWentAway()
             default: break
             }
         }
+        control.watchSignals { [unowned self] message in
+            switch (message.interface, message.member) {
+            case ("org.freedesktop.DBus", "NameLost"):
+                if message.arguments.first == .string(Self.controlName) {
+                    Log.info("another server took \(Self.controlName); exiting")
+                    loop.quit()
+                }
+            case ("org.freedesktop.DBus.Local", "Disconnected"):
+                busWentAway()
+            default: break
+            }
+        }
+    }
+
+    private func busWentAway() {
+        Log.info("the session bus went away; exiting")
+        exitCode = 1
+        loop.quit()
     }
 
     /// Stores what the core's events changed, at once: a reply waits for that to be durable.
@@ -470,7 +501,7 @@ public final class Daemon {
         let name = attention.currentFocus?.name ?? ""
         Log.info(name.isEmpty ? "Focus off" : "Focus \(name) on (\(attention.currentFocus!.source.rawValue))")
         emitControl("FocusChanged", [.string(name), focusStatus()])
-        objects.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("ActiveFocus", .string(name))])
+        control.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("ActiveFocus", .string(name))])
     }
 
     /// For an action chosen where no presenter made a token (chimectl, a bar): an X11
@@ -484,6 +515,6 @@ public final class Daemon {
     }
 
     private func emitControl(_ signal: String, _ arguments: [BusValue]) {
-        objects.emit(path: Self.controlPath, interface: controlSpec, signal: signal, arguments)
+        control.emit(path: Self.controlPath, interface: controlSpec, signal: signal, arguments)
     }
 }

@@ -5,12 +5,6 @@ import ChimeDBus
 /// can trust. Malformed calls are refused; a bad part (a hint, an image) is dropped and
 /// logged while the notification is still delivered.
 public struct NotifyDecoder: Sendable {
-    /// Longer texts are cut: no one reads them in a banner, and every presenter receives them.
-    public static let maximumSummaryBytes = 1024
-    public static let maximumBodyBytes = 64 * 1024
-    /// An app's name, or its desktop-entry, names it in the center, in apps.state and to docks.
-    public static let maximumAppNameBytes = 255
-
     private let sanitizer = MarkupSanitizer { src in try? ImageReference.check(src).get() }
 
     public init() {}
@@ -25,21 +19,23 @@ public struct NotifyDecoder: Sendable {
     public func decode(_ call: ArgumentReader) throws(RequestError) -> NotificationRequest {
         var reader = call
         guard let appName = reader.string(), let replacesID = reader.uint32(), let appIcon = reader.string(),
-              let summary = reader.string(), let body = reader.string(), let actions = reader.stringPairs(Action.init),
+              let summary = reader.string(), let body = reader.string(), let actions = reader.stringPairs(upTo: NotifyLimits.actions + 1, Action.init),
               let rawHints = reader.hints(), let timeout = reader.int32()
         else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
         guard actions.count.isMultiple(of: 2) else { throw Action.unpaired(actions.count) }
         var hintProblems: [String] = []
         var problems: [String] = []
+        let kept = actions.count > 2 * NotifyLimits.actions || actions.pairs.contains(where: Self.isOverLimit)
+            ? Self.bounded(actions.pairs, count: actions.count / 2, problems: &problems) : actions.pairs
         // The hints go straight into the request: decoded into a local first, they were
         // copied into it (all thirty fields) and the local destroyed, every Notify.
         var request = NotificationRequest(
-            appName: Self.truncated(appName, to: Self.maximumAppNameBytes, what: "app_name", problems: &problems),
+            appName: Self.truncated(appName, to: NotifyLimits.appNameBytes, what: "app_name", problems: &problems),
             replacesID: replacesID,
             appIcon: appIcon.isEmpty ? nil : checked(appIcon, as: "app_icon", problems: &problems),
-            summary: Self.truncated(summary, to: Self.maximumSummaryBytes, what: "summary", problems: &problems),
-            body: sanitizer.sanitize(Self.truncated(body, to: Self.maximumBodyBytes, what: "body", problems: &problems)),
-            actions: actions.pairs,
+            summary: Self.truncated(summary, to: NotifyLimits.summaryBytes, what: "summary", problems: &problems),
+            body: sanitizer.sanitize(Self.truncated(body, to: NotifyLimits.bodyBytes, what: "body", problems: &problems)),
+            actions: kept,
             hints: NotificationHints(decoding: rawHints, problems: &hintProblems),
             expireTimeout: timeout)
         if !hintProblems.isEmpty { problems += hintProblems.map { $0 + "; ignored" } }
@@ -97,6 +93,10 @@ public struct NotifyDecoder: Sendable {
     }
 
     private func checked(_ reference: String, as name: String, problems: inout [String]) -> String? {
+        guard reference.utf8.count <= NotifyLimits.hintStringBytes else {
+            problems.append("\(name) of \(reference.utf8.count) bytes is over \(NotifyLimits.hintStringBytes); the notification goes without it")
+            return nil
+        }
         switch ImageReference.check(reference) {
         case .success(let usable): return usable
         case .failure(let problem):
@@ -111,19 +111,37 @@ public struct NotifyDecoder: Sendable {
     static func isDesktopFileID(_ entry: String) -> Bool {
         // Over the bytes in place: this runs on every Notify that names its desktop file.
         entry.withUTF8Bytes { bytes in
-            !bytes.isEmpty && bytes.count <= maximumAppNameBytes
+            !bytes.isEmpty && bytes.count <= NotifyLimits.appNameBytes
                 && !bytes.contains { $0 == UInt8(ascii: "/") || $0 < 0x20 || $0 == 0x7F }
         }
     }
 
     /// Cuts at a Unicode scalar boundary, never inside a UTF-8 sequence.
     static func truncated(_ text: String, to limit: Int, what: String, problems: inout [String]) -> String {
-        guard text.utf8.count > limit else { return text }
+        guard let cut = text.cut(toUTF8: limit) else { return text }
         problems.append("\(what) of \(text.utf8.count) bytes cut to \(limit)")
-        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
-        while end > text.startIndex, end.samePosition(in: text.unicodeScalars) == nil {
-            end = text.utf8.index(before: end)
+        return cut
+    }
+
+    private static func isOverLimit(_ action: Action) -> Bool {
+        action.key.utf8.count > NotifyLimits.actionKeyBytes || action.label.utf8.count > NotifyLimits.actionLabelBytes
+    }
+
+    /// The first `NotifyLimits.actions` actions whose keys fit, labels cut; `count` is how many came.
+    /// Rare, so out of the way of the usual call.
+    @inline(never)
+    private static func bounded(_ actions: [Action], count: Int, problems: inout [String]) -> [Action] {
+        var kept: [Action] = []
+        for action in actions where kept.count < NotifyLimits.actions {
+            guard action.key.utf8.count <= NotifyLimits.actionKeyBytes else {
+                problems.append("an action key of \(action.key.utf8.count) bytes is over \(NotifyLimits.actionKeyBytes); that action is dropped")
+                continue
+            }
+            var action = action
+            action.label = truncated(action.label, to: NotifyLimits.actionLabelBytes, what: "action label", problems: &problems)
+            kept.append(action)
         }
-        return String(text[..<end])
+        if count > NotifyLimits.actions { problems.append("\(count) actions sent; the first \(NotifyLimits.actions) are kept") }
+        return kept
     }
 }

@@ -94,11 +94,41 @@ import Testing
     @Test func hugeBodiesAreCutAtACharacterBoundary() throws {
         let body = String(repeating: "é", count: 600_000)  // 1.2 MB of two-byte characters
         let request = try decoder.decode(arguments(body: body))
-        #expect(request.body.utf8.count <= NotifyDecoder.maximumBodyBytes)
+        #expect(request.body.utf8.count <= NotifyLimits.bodyBytes)
         #expect(request.body.allSatisfy { $0 == "é" })
     }
 
     @Test func emptyBodiesAreFine() throws {
         #expect(try decoder.decode(arguments(summary: "", body: "")).body == "")
+    }
+
+    /// Actions are bounded: the first 16 are kept, labels are cut to 255 bytes, and an action
+    /// whose key is over 1 KB is dropped (a key goes back to the app as it came, so it is never cut).
+    @Test func actionsAreBoundedInCountAndSize() throws {
+        let many = (0..<40).flatMap { ["k\($0)", "Label \($0)"] }
+        let request = try decoder.decode(arguments(actions: many))
+        #expect(request.actions.map(\.key) == (0..<NotifyLimits.actions).map { "k\($0)" })
+        let long = String(repeating: "é", count: 1_000)
+        let sized = try decoder.decode(arguments(actions: ["default", long, String(repeating: "k", count: 2_000), "Huge key", "ok", "OK"]))
+        #expect(sized.actions.map(\.key) == ["default", "ok"])
+        #expect(sized.actions[0].label.utf8.count <= NotifyLimits.actionLabelBytes)
+        #expect(sized.actions[0].label.allSatisfy { $0 == "é" })
+        #expect(try decoder.decode(arguments(actions: ["default", "Open"])).actions.map(\.label) == ["Open"])
+    }
+
+    /// Every string hint is cut to 4 KB, a string-array hint keeps 16 strings, and an app_icon
+    /// longer than a path can be is dropped.
+    @Test func stringHintsAreCut() throws {
+        let long = String(repeating: "t", count: 100_000)
+        let request = try decoder.decode(arguments(icon: "/" + long, hints: [
+            ("x-chime-thread", .string(long)), ("category", .string(long)),
+            ("x-kde-reply-placeholder-text", .string(long)),
+            ("x-chime-destructive-actions", .stringArray((0..<100).map { "k\($0)" })),
+        ]))
+        #expect(request.hints.thread?.utf8.count == NotifyLimits.hintStringBytes)
+        #expect(request.hints.category?.utf8.count == NotifyLimits.hintStringBytes)
+        #expect(request.hints.replyPlaceholder?.utf8.count == NotifyLimits.hintStringBytes)
+        #expect(request.hints.destructiveActions.count == NotifyLimits.hintStrings)
+        #expect(request.appIcon == nil)
     }
 }
