@@ -198,7 +198,13 @@ public final class ObjectServer {
         let mark = turn.mark
         let message = arrival.message
         let call = MethodCall(message: message, sender: message.sender ?? "", carried: arrival.carried, answered: arrival.answered)
-        let result = Result { () throws(BusError) in try handler(call) }
+        var result = Result { () throws(BusError) in try handler(call) }
+        // Listings are paged and records bounded, so this never happens; if it did, the bus
+        // would drop this connection for a message over its limits, and every client with it.
+        if case .success(let values) = result, values.reduce(0, { $0 + $1.wireSizeBound }) > BusValue.maximumArrayBytes {
+            result = .failure(BusError("org.freedesktop.DBus.Error.LimitsExceeded",
+                                       "the reply to \(message.member ?? "") would be over D-Bus's size limits"))
+        }
         if !arrival.answered { answer(message, result, at: mark) }
     }
 

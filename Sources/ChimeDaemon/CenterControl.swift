@@ -24,7 +24,12 @@ extension Daemon {
                     guard seconds > 0 else { throw .invalidArgs("since-seconds must be a positive number of seconds") }
                     query.since = LocalClock.wallMilliseconds() - seconds * 1_000
                 }
-                return [.array(elementSignature: "a{sv}", try requireStore().history(query).map { .vardict($0) })]
+                query.before = try RecordPage.after(filter)
+                // One more than the page may hold, so a full page knows whether another follows.
+                var page = RecordPage(limit: query.limit)
+                query.limit += 1
+                try requireStore().history(query) { id, entry in page.add(.vardict(entry), id: id) }
+                return page.reply
             },
             "Show": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0

@@ -29,6 +29,21 @@ extension Daemon {
         }
     }
 
+    /// A page of `notifications` in their order, from just after the one `after` names (or, if that
+    /// one has closed since, the first with a higher id).
+    static func page(of notifications: [Notification], options: BusValue) throws(BusError) -> [BusValue] {
+        var start = notifications.startIndex
+        if let after = try RecordPage.after(options.vardictEntries ?? [:]) {
+            start = notifications.firstIndex { $0.id == after }.map { $0 + 1 } ?? notifications.firstIndex { $0.id > after }
+                ?? notifications.endIndex
+        }
+        var page = RecordPage()
+        for notification in notifications[start...] where !page.add(NotificationRecord.busValue(notification), id: notification.id) {
+            break
+        }
+        return page.reply
+    }
+
     private func notificationHandlers() -> [String: ExportedInterface.Handler] {
         [
             "GetStatus": { [unowned self] _ in
@@ -43,8 +58,8 @@ extension Daemon {
                     ("banners", .string(presenter.status.rawValue)),
                 ])]
             },
-            "List": { [unowned self] _ in
-                [.array(elementSignature: "a{sv}", attention.server.notifications.map { NotificationRecord.busValue($0) })]
+            "List": { [unowned self] call throws(BusError) in
+                try Self.page(of: attention.server.notifications, options: call.arguments[0])
             },
             "Reply": acting { daemon, call throws(RequestError) in
                 guard case .uint32(let id) = call.arguments[0], case .string(let text) = call.arguments[1] else { return [] }
@@ -60,8 +75,8 @@ extension Daemon {
                 apply(events)
                 return [.uint32(UInt32(events.count))]
             },
-            "SummaryList": { [unowned self] _ in
-                [.array(elementSignature: "a{sv}", attention.summaryQueue.map { NotificationRecord.busValue($0) })]
+            "SummaryList": { [unowned self] call throws(BusError) in
+                try Self.page(of: attention.summaryQueue, options: call.arguments[0])
             },
             "SummaryNow": { [unowned self] _ in
                 let count = attention.summaryQueue.count

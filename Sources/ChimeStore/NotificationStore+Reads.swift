@@ -19,6 +19,8 @@ extension NotificationStore {
         public var limit = 50
         /// Only those that came at or after this time (unix milliseconds).
         public var since: Int64?
+        /// Only those older than this id: where the previous page ended.
+        public var before: UInt32?
         public init(app: String? = nil, thread: String? = nil, state: String? = nil, limit: Int = 50, since: Int64? = nil) {
             self.since = since
             self.app = app
@@ -28,18 +30,28 @@ extension NotificationStore {
         }
     }
 
-    /// Newest first, each as the control interface's a{sv} record.
-    public func history(_ filter: Filter) -> [[(String, BusValue)]] {
-        var rows: [[(String, BusValue)]] = []
+    /// Newest first, each as the control interface's a{sv} record with its id, while `each`
+    /// takes them (a page that is full stops reading).
+    public func history(_ filter: Filter, each: @escaping (UInt32, [(String, BusValue)]) -> Bool) {
         attempt("query") { () throws(StoreError) in
             try database.run("""
                 SELECT \(Self.columns) FROM notifications
                 WHERE (?1 IS NULL OR app = ?1) AND (?2 IS NULL OR thread = ?2)
                   AND (?3 IS NULL OR state = ?3 OR (?3 = 'unread' AND unread = 1))
-                  AND (?5 IS NULL OR created >= ?5)
+                  AND (?5 IS NULL OR created >= ?5) AND (?6 IS NULL OR id < ?6)
                 ORDER BY id DESC LIMIT ?4
                 """, [.optional(filter.app), .optional(filter.thread), .optional(filter.state),
-                      .integer(Int64(filter.limit)), .optional(filter.since)]) { rows.append(Self.entry($0)) }
+                      .integer(Int64(filter.limit)), .optional(filter.since), .optional(filter.before.map { Int64($0) })],
+                while: { row in each(UInt32(clamping: row.integer(0)), Self.entry(row)) })
+        }
+    }
+
+    /// The same, all at once.
+    public func history(_ filter: Filter) -> [[(String, BusValue)]] {
+        var rows: [[(String, BusValue)]] = []
+        history(filter) { _, entry in
+            rows.append(entry)
+            return true
         }
         return rows
     }

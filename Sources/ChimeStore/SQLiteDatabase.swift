@@ -65,12 +65,22 @@ final class SQLiteDatabase {
 
     /// Runs `sql` with `values` bound in order; `row` is called for each result row.
     func run(_ sql: String, _ values: [Value] = [], row: ((Row) -> Void)? = nil) throws(StoreError) {
+        try run(sql, bind: { binder in for value in values { binder.bind(value) } }, row: row.map { row in { row($0); return true } })
+    }
+
+    /// Runs a query and reads its rows while `row` returns true.
+    func run(_ sql: String, _ values: [Value] = [], while row: @escaping (Row) -> Bool) throws(StoreError) {
         try run(sql, bind: { binder in for value in values { binder.bind(value) } }, row: row)
     }
 
     /// Runs `sql` with what `bind` binds, in order; for statements on every Notify, which bind
     /// their values without building an array of them first.
     func run(_ sql: String, bind: (inout Binder) -> Void, row: ((Row) -> Void)? = nil) throws(StoreError) {
+        try run(sql, bind: bind, row: row.map { row in { row($0); return true } })
+    }
+
+    /// The same, reading rows while `row` returns true.
+    func run(_ sql: String, bind: (inout Binder) -> Void, row: ((Row) -> Bool)?) throws(StoreError) {
         let statement = try prepared(sql)
         running += 1
         defer {
@@ -87,7 +97,7 @@ final class SQLiteDatabase {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { return }
             guard step == SQLITE_ROW else { throw StoreError(String(cString: sqlite3_errmsg(handle)), code: step) }
-            row?(Row(statement: statement))
+            if let row, !row(Row(statement: statement)) { return }
         }
     }
 

@@ -70,13 +70,18 @@ enum PresenterProcess {
             }
             return true
         }
-        // What is on screen already: banners presented before this process started.
-        if let listed = try? connection.call(.methodCall(destination: controlName, path: controlPath, interface: controlName,
-                                                          method: "List", arguments: [])).first {
-            for record in listed.records where record["state"]?.string == "presented" {
+        // What is on screen already: banners presented before this process started, page by page.
+        var after = ""
+        repeat {
+            let options: [(String, BusValue)] = after.isEmpty ? [] : [("after", .string(after))]
+            guard let page = try? connection.call(.methodCall(destination: controlName, path: controlPath, interface: controlName,
+                                                              method: "List", arguments: [.vardict(options)])),
+                  page.count == 2 else { break }
+            for record in page[0].records where record["state"]?.string == "presented" {
                 if let id = record["id"]?.integer { presenter.show(BannerContent(id: UInt32(id), record: record)) }
             }
-        }
+            after = page[1].string ?? ""
+        } while !after.isEmpty
         GLibSources.unixSignal(SIGHUP) {
             if let reloaded = try? config.load(base: .init()).get() { presenter.update(reloaded.popups) }
             return true

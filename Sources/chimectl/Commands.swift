@@ -82,12 +82,13 @@ enum Commands {
             }
             filter.append(("since-seconds", .uint32(UInt32(seconds))))
         }
+        var limit = 50
         if let text = try arguments.option("--limit") {
-            guard let limit = UInt32(text), (1...10_000).contains(limit) else { throw .usage("--limit takes 1 to 10000, not '\(text)'") }
-            filter.append(("limit", .uint32(limit)))
+            guard let number = Int(text), (1...10_000).contains(number) else { throw .usage("--limit takes 1 to 10000, not '\(text)'") }
+            limit = number
         }
         try arguments.done()
-        let entries = try ControlClient().records("History", [.vardict(filter)])
+        let entries = try ControlClient().pages("History", filter, limit: limit)
         if json {
             print(JSONOutput.list(entries))
             return
@@ -128,7 +129,7 @@ enum Commands {
         case "list":
             let json = arguments.flag("--json")
             try arguments.done()
-            let waiting = try ControlClient().records("SummaryList")
+            let waiting = try ControlClient().pages("SummaryList")
             if !json && waiting.isEmpty { print("nothing is waiting for the summary"); return }
             printNotifications(waiting, json: json)
         case "now":

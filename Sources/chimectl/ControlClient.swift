@@ -34,7 +34,24 @@ struct ControlClient {
         try call(method, arguments).first?.records ?? []
     }
 
-    func notifications() throws(CommandLineError) -> [[String: BusValue]] { try records("List") }
+    /// A paged listing (List, History, SummaryList), every page of it: each call passes the
+    /// `next` its last page returned as `after`, until one returns none. `limit`, if any, counts
+    /// across the pages.
+    func pages(_ method: String, _ filter: [(String, BusValue)] = [], limit: Int? = nil) throws(CommandLineError) -> [[String: BusValue]] {
+        var records: [[String: BusValue]] = []
+        var after = ""
+        repeat {
+            var options = filter
+            if let limit { options.append(("limit", .uint32(UInt32(limit - records.count)))) }
+            if !after.isEmpty { options.append(("after", .string(after))) }
+            let reply = try call(method, [.vardict(options)])
+            records += reply.first?.records ?? []
+            after = reply.count > 1 ? reply[1].string ?? "" : ""
+        } while !after.isEmpty && records.count < (limit ?? .max)
+        return records
+    }
+
+    func notifications() throws(CommandLineError) -> [[String: BusValue]] { try pages("List") }
 
     /// The newest notification with its banner up (nearest the corner): what `dismiss` and
     /// `invoke` act on without an ID, as makoctl and dunstctl do.
@@ -48,7 +65,7 @@ struct ControlClient {
     /// The notification closed last, of the center's newest 200: what `restore` brings back
     /// without an ID, as `dunstctl history-pop` and `makoctl restore` do.
     func lastClosed() throws(CommandLineError) -> UInt32 {
-        let closed = try records("History", [.vardict([("limit", .uint32(200))])]).filter { $0["close-reason"] != nil }
+        let closed = try pages("History", limit: 200).filter { $0["close-reason"] != nil }
         guard let id = closed.max(by: { ($0["updated"]?.integer ?? 0) < ($1["updated"]?.integer ?? 0) })?["id"]?.integer else {
             throw .failure("no closed notification in the center to restore")
         }

@@ -14,7 +14,7 @@ import Testing
     /// Calls that would read history, act for the user or change settings, addressed as a
     /// sandbox can address them: to the notification service's name.
     static let controlCalls: [(path: String, interface: String?, method: String, arguments: [BusValue])] = [
-        ("/dev/chime/Chime1", "dev.chime.Chime1", "List", []),
+        ("/dev/chime/Chime1", "dev.chime.Chime1", "List", [.vardict([])]),
         ("/dev/chime/Chime1", "dev.chime.Chime1", "History", [.vardict([])]),
         ("/dev/chime/Chime1", "dev.chime.Chime1", "Reply", [.uint32(1), .string("forged")]),
         ("/dev/chime/Chime1", "dev.chime.Chime1", "InvokeWithToken", [.uint32(1), .string(""), .string("forged")]),

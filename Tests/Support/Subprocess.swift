@@ -126,12 +126,18 @@ public final class Subprocess: @unchecked Sendable {
         return result
     }
 
+    /// Only the new bytes are searched for line ends: a long line (a JSON listing of 70 MB)
+    /// would otherwise be scanned again for every chunk.
     private func append(_ bytes: ArraySlice<UInt8>, to buffer: inout [UInt8], lines: inout [String]) {
+        var searchFrom = buffer.count
         buffer += bytes
-        while let newline = buffer.firstIndex(of: 0x0A) {
-            lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
-            buffer.removeSubrange(...newline)
+        var lineStart = 0
+        while let newline = buffer[searchFrom...].firstIndex(of: 0x0A) {
+            lines.append(String(decoding: buffer[lineStart..<newline], as: UTF8.self))
+            lineStart = newline + 1
+            searchFrom = lineStart
         }
+        if lineStart > 0 { buffer.removeSubrange(..<lineStart) }
     }
 
     /// Waits for the process to exit, reading its output meanwhile; nil if it is still running at the timeout.

@@ -60,10 +60,20 @@ final class TestClient: @unchecked Sendable {
         try call(method, arguments, interface: "dev.chime.Chime1", path: "/dev/chime/Chime1", destination: "dev.chime.Chime1")
     }
 
-    /// The open notifications as chimed lists them.
-    func list() throws -> [[String: BusValue]] {
-        guard case .array(_, let items)? = try control("List").first else { return [] }
-        return items.compactMap(\.vardictEntries)
+    /// The open notifications as chimed lists them, every page.
+    func list() throws -> [[String: BusValue]] { try pages("List") }
+
+    /// Every page of a paged listing (List, History, SummaryList), following `next`.
+    func pages(_ method: String, _ filter: [(String, BusValue)] = []) throws -> [[String: BusValue]] {
+        var records: [[String: BusValue]] = []
+        var after = ""
+        repeat {
+            let reply = try control(method, [.vardict(filter + (after.isEmpty ? [] : [("after", .string(after))]))])
+            guard reply.count == 2 else { throw TestFailure("\(method) replied \(reply.count) values, not a page") }
+            records += reply[0].records
+            after = reply[1].string ?? ""
+        } while !after.isEmpty
+        return records
     }
 
     func listen(_ rule: String = "type='signal',interface='org.freedesktop.Notifications'") throws {

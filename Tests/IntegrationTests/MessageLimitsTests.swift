@@ -1,0 +1,62 @@
+import ChimeCore
+import Foundation
+import Testing
+@testable import ChimeDBus
+
+/// D-Bus refuses a message over its limits (64 MiB an array, 128 MiB a message), and the bus
+/// drops the connection that sends one: a reply or signal that large would take chimed off the
+/// bus. What a client sends is bounded, and listings come in pages, so none can be built.
+@Suite struct MessageLimitsTests {
+    static let body = String(repeating: "b", count: 64 * 1024)
+    /// About 4 KB of actions: sixteen, each label at the limit.
+    static let actions = (0..<16).flatMap { ["key\($0)", String(repeating: "L", count: 250)] }
+
+    static func count(_ json: String) throws -> Int {
+        try (JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any])?.count ?? -1
+    }
+
+    /// Sends `count` large notifications without waiting, then waits for every reply.
+    static func flood(_ client: TestClient, count: Int) {
+        for index in 0..<count {
+            client.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                               interface: "org.freedesktop.Notifications", method: "Notify",
+                                               arguments: TestClient.notifyArguments(summary: "big \(index)", body: body,
+                                                                                     actions: actions, timeout: 0)))
+        }
+        client.connection.flush()
+        #expect(client.waitUntil(timeout: 60) { client.replies.count == count })
+    }
+
+    /// A thousand notifications of 64 KB bodies and 4 KB of actions are 70 MB of records: the open
+    /// list and history come in pages, chimectl follows them, and chimed stays, also after a restart.
+    @Test func largeHistoriesAndListsComeInPages() throws {
+        let bus = try TestBus(config: "[general]\nhistory-max = 2000\n")
+        let client = try bus.client()
+        Self.flood(client, count: 1_000)
+        let open = try bus.run(TestBus.chimectl, ["list", "--json"], timeout: 120)
+        #expect(try Self.count(open.stdout) == 1_000)
+        #expect(try client.list().count == 1_000)
+        // After a restart the center still holds them (the open ones closed with chimed).
+        for _ in 0..<2 {
+            let table = try bus.chimectl("history", "--limit", "1000")
+            #expect(table.status == 0, Comment(rawValue: table.stderr))
+            #expect(table.stdout.split(separator: "\n").count == 1_000, "a row each, no header into a pipe")
+            let json = try bus.run(TestBus.chimectl, ["history", "--limit", "1000", "--json"], timeout: 120)
+            #expect(try Self.count(json.stdout) == 1_000)
+            #expect(bus.daemon?.isRunning == true, Comment(rawValue: bus.daemonLog.suffix(2_000).description))
+            try bus.restartChimed()
+        }
+    }
+
+    /// One Notify with 64 MB of actions: kept as sixteen short ones, and chimed answers on.
+    @Test func aNotifyWithSixtyFourMegabytesOfActionsIsBounded() throws {
+        let bus = try TestBus()
+        let client = try bus.client()
+        let label = String(repeating: "A", count: 2_000_000)
+        let id = try client.notify(summary: "huge", actions: (0..<32).flatMap { ["k\($0)", label] })
+        let listed = try #require(try client.list().first { $0["id"] == .uint32(id) })
+        #expect(listed["actions"]?.strings?.count == 2 * NotifyLimits.actions)
+        #expect(try client.notify(summary: "after") > id)
+        #expect(bus.daemon?.isRunning == true)
+    }
+}
