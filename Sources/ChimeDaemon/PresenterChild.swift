@@ -16,6 +16,8 @@ public final class PresenterChild {
         case ended
         /// The display went away; banners come back when its socket is made again.
         case awaitingDisplay = "awaiting-display"
+        /// The presenter crashed; it is started again after a pause (`crashBackoff`).
+        case restarting
     }
 
     /// chime-presenter's exit status when it cannot open the display. chimed then starts it
@@ -34,10 +36,12 @@ public final class PresenterChild {
     private var failedOpens = 0
     /// Waits, after the display went away, for its socket to come back.
     private var displayWatch: CreationWatch?
-    /// When the presenter was last started again after a crash (monotonic ms): a presenter that
-    /// keeps crashing is not started forever.
-    private var crashRestarts: [Int64] = []
-    static let crashRestartsAMinute = 3
+    /// Crashes in a row, and when the presenter last started (monotonic ms): one that keeps
+    /// crashing is started again after 1 s, 2 s, 4 s... up to a minute, for as long as it takes;
+    /// one that ran for a minute starts the count again.
+    private var crashes = 0
+    private var startedAt: Int64 = 0
+    static let crashBackoff = (first: UInt32(1_000), longest: UInt32(60_000))
 
     init(environment: [String: String], configPath: String) {
         self.environment = environment
@@ -83,6 +87,7 @@ public final class PresenterChild {
         case .success(let pid):
             self.pid = pid
             status = .on
+            startedAt = GLibSources.monotonicMilliseconds()
         case .failure(let failure):
             status = .ended
             Log.warning("cannot start the banner presenter: \(failure.message); running without banners")
@@ -107,25 +112,23 @@ public final class PresenterChild {
             start(after: delay)
         } else if signal == 0, code == Self.displayUnavailable {
             Log.warning("the banner presenter cannot open the display; chimed runs on without banners" + awaitDisplay())
-        } else if signal != 0, wanted, restartAfterCrash() {
-            Log.warning("the banner presenter crashed (signal \(signal)); starting it again in 1 s")
-        } else if signal != 0 {
-            // Crashed again and again, its display still there (one gone fails to open, above).
-            Log.warning("the banner presenter ended (signal \(signal)); chimed runs on without banners")
+        } else if signal != 0, wanted {
+            let delay = restartAfterCrash()
+            Log.warning("the banner presenter crashed (signal \(signal)); starting it again in \(delay / 1_000) s")
         } else if code != 0 {
             Log.warning("the banner presenter ended (exit \(code), the display may be gone); chimed runs on without banners" + awaitDisplay())
         }
     }
 
     /// A presenter killed by a signal crashed (GTK exits with a status when its display goes):
-    /// it is started again after a second, at most `crashRestartsAMinute` times a minute.
-    private func restartAfterCrash() -> Bool {
-        let now = GLibSources.monotonicMilliseconds()
-        crashRestarts.removeAll { now - $0 > 60_000 }
-        guard crashRestarts.count < Self.crashRestartsAMinute else { return false }
-        crashRestarts.append(now)
-        start(after: 1_000)
-        return true
+    /// it is started again after a pause that doubles with each crash in a row. Returns the pause.
+    private func restartAfterCrash() -> UInt32 {
+        if GLibSources.monotonicMilliseconds() - startedAt > 60_000 { crashes = 0 }
+        let delay = min(Self.crashBackoff.first << min(crashes, 6), Self.crashBackoff.longest)
+        crashes += 1
+        status = .restarting
+        start(after: delay)
+        return delay
     }
 
     /// Starts the presenter after `milliseconds`, if banners are still wanted and none runs.

@@ -56,6 +56,7 @@ enum Commands {
             case "no-display": print("banners: none: chimed has no display (WAYLAND_DISPLAY, DISPLAY); see its log")
             case "ended": print("banners: none: the banner presenter ended (see chimed's log)")
             case "awaiting-display": print("banners: none: the display went away; they come back when it does")
+            case "restarting": print("banners: restarting: the banner presenter crashed and is started again shortly (see chimed's log)")
             default: break
             }
         }
