@@ -75,6 +75,7 @@ public final class Daemon {
         case .success(let loaded): settings = loaded
         case .failure(let failure): Log.warning("\(failure); using the default settings")
         }
+        StateFolder.secure(AppStateStore.stateFolder(environment: environment))
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         presenter = PresenterChild(environment: environment, configPath: configLoader.path)
         attention = Attention(settings: settings)

@@ -8,6 +8,8 @@ case .exit(let code, let message):
     print(message)
     exit(code)
 case .run(let options):
+    // What chimed keeps says what notifications said: whatever it creates is its user's alone.
+    umask(0o077)
     do {
         let daemon = try Daemon(options: options, environment: processEnvironment())
         exit(daemon.run(replace: options.replace))

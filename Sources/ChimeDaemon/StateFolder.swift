@@ -1,0 +1,34 @@
+import Glibc
+
+/// `$XDG_STATE_HOME/chime`: the center, its logs and apps.state hold what notifications said
+/// (a PIN, a message), so the folder is 0700 and every file in it 0600, whatever chimed finds
+/// there at start (a backup restored with 0644, a folder made by hand). Files made later are
+/// private through chimed's umask (077, set in its main).
+enum StateFolder {
+    static func secure(_ folder: String) {
+        var prefix = ""
+        for component in folder.split(separator: "/") {
+            prefix += "/" + component
+            _ = mkdir(prefix, 0o700)  // only what is missing; parents already there keep their modes
+        }
+        tighten(folder, to: 0o700, directory: true)
+        guard let listing = opendir(folder) else { return }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            tighten(folder + "/" + name, to: 0o600, directory: false)
+        }
+    }
+
+    /// Ours and of the kind expected (never through a symbolic link): drops group and other bits.
+    private static func tighten(_ path: String, to mode: mode_t, directory: Bool) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_uid == getuid() else { return }
+        let kind = info.st_mode & S_IFMT
+        guard kind == (directory ? S_IFDIR : S_IFREG), info.st_mode & 0o077 != 0 else { return }
+        if chmod(path, mode) != 0 {
+            Log.warning("cannot make \(path) private (mode \(String(mode, radix: 8))): \(String(cString: strerror(errno)))")
+        }
+    }
+}
