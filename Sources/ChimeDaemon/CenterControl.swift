@@ -127,7 +127,11 @@ extension Daemon {
         // Taken by the ActivationToken signal, which goes out once the turn's replies have.
         if !token.isEmpty { activationTokens[id] = token }
         do throws(BusError) {
-            if attention.server.notification(id) != nil {
+            if let open = attention.server.notification(id) {
+                // Chime's own actions (a prompt's Keep) are done inside chimed; an unknown key is refused below.
+                if !key.hasPrefix(Attention.actionPrefix), open.action(key.isEmpty ? Action.defaultKey : key) != nil {
+                    try requireSenderPresent(open)
+                }
                 do throws(RequestError) { apply(try attention.invoke(id, key: key, now: now)) } catch { throw BusError(error) }
             } else {
                 try invokeFromHistory(id, key: key)
@@ -147,11 +151,19 @@ extension Daemon {
         guard notification.sender != Attention.selfSender else {
             throw .invalidArgs("notification \(id) is Chime's own and has closed; use chimectl apps set instead")
         }
-        let present = (try? connection.busCall("NameHasOwner", [.string(notification.sender)]).first?.bool) ?? false
-        guard present == true else {
-            throw BusError(BusError.appGone, "\(notification.request.appName) is no longer running, so notification \(id)'s action cannot reach it")
-        }
+        try requireSenderPresent(notification)
         apply([.actionInvoked(notification, key: actionKey)])
+    }
+
+    /// An action or reply goes to the connection that sent the notification: refused, rather
+    /// than sent nowhere, once that connection has left the bus (Chime's own notifications
+    /// act inside chimed).
+    func requireSenderPresent(_ notification: Notification) throws(BusError) {
+        guard notification.sender != Attention.selfSender else { return }
+        let present = (try? connection.busCall("NameHasOwner", [.string(notification.sender)]).first?.bool) ?? false
+        guard present else {
+            throw BusError(BusError.appGone, "\(notification.request.appName) is no longer running, so notification \(notification.id)'s action cannot reach it")
+        }
     }
 
     private func requireStore() throws(BusError) -> NotificationStore {

@@ -61,9 +61,13 @@ extension Daemon {
             "List": { [unowned self] call throws(BusError) in
                 try Self.page(of: attention.server.notifications, options: call.arguments[0])
             },
-            "Reply": acting { daemon, call throws(RequestError) in
+            "Reply": { [unowned self] call throws(BusError) in
                 guard case .uint32(let id) = call.arguments[0], case .string(let text) = call.arguments[1] else { return [] }
-                return try daemon.attention.server.reply(id, text: text)
+                if let open = attention.server.notification(id), open.action(Action.inlineReplyKey) != nil {
+                    try requireSenderPresent(open)
+                }
+                do throws(RequestError) { apply(try attention.server.reply(id, text: text)) } catch { throw BusError(error) }
+                return []
             },
             "DismissAll": { [unowned self] _ in
                 let events = attention.server.dismissAll()

@@ -173,6 +173,30 @@ import Testing
         #expect(unknown.status == 1 && unknown.stderr.contains("has no action"))
     }
 
+    /// An open notification whose sender left the bus (gdbus sends and leaves; its banner stays
+    /// up) cannot take an action or a reply any more: AppGone, not a success that reaches no one.
+    @Test func anOpenNotificationWhoseAppLeftSaysSoOnInvokeAndReply() throws {
+        let bus = try TestBus()
+        let gone = try bus.run("gdbus", ["call", "--session", "--dest", "org.freedesktop.Notifications",
+                                         "--object-path", "/org/freedesktop/Notifications",
+                                         "--method", "org.freedesktop.Notifications.Notify",
+                                         "Gone", "0", "", "Chat", "", "['open', 'Open', 'inline-reply', 'Reply']", "{}", "0"])
+        let id = UInt32(gone.stdout.split(separator: " ").last?.filter(\.isNumber) ?? "") ?? 0
+        let client = try bus.client()
+        #expect(try client.list().contains { $0["id"] == .uint32(id) }, "still open")
+        for (method, arguments) in [("Invoke", [BusValue.uint32(id), .string("open")]),
+                                    ("Reply", [.uint32(id), .string("hello?")])] {
+            let result = Result { () throws(BusError) in try client.control(method, arguments) }
+            guard case .failure(let error) = result else {
+                Issue.record("\(method) succeeded for an app that left")
+                continue
+            }
+            #expect(error.name == "dev.chime.Error.AppGone", "\(method): \(error.name)")
+        }
+        let refused = try bus.chimectl("invoke", "\(id)", "open")
+        #expect(refused.status == 1 && refused.stderr.contains("Gone is no longer running"))
+    }
+
     @Test func overTheRateLimitTheConfigCanRefuseWithExcessNotificationGeneration() throws {
         let bus = try TestBus(config: "[general]\nrate-limit-burst = 2\nrate-limit-per-minute = 1\nrate-limit-action = refuse\n")
         let client = try bus.client()
