@@ -206,6 +206,8 @@ public final class Daemon {
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
         store?.checkpoint()
+        // Every call answered was handled and is in the center now: nothing to read back at start.
+        if store != nil { journal?.clear() }
         presenter.stop()
         connection.releaseName(Self.notificationsName)
         controlConnection.releaseName(Self.controlName)
@@ -247,7 +249,9 @@ public final class Daemon {
         var handled = 0
         for call in calls where !store.contains(call.id) {
             guard let message = Message(marshalled: call.bytes), let request = try? decoder.decode(message) else { continue }
-            let now = now
+            // The model and the center both take the time the call came, not the restart's.
+            var now = now
+            now.wall = call.wall
             guard let (_, events) = try? attention.notify(request, from: call.sender, now: now, id: call.id) else { continue }
             apply(events, wall: call.wall)
             handled += 1

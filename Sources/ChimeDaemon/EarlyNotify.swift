@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// A call is answered early only when its reply cannot depend on what the main thread holds:
 /// it replaces nothing (no replaces_id, no stack tag), repeats no text the repeat detector
-/// remembers or another call on its way carries (`RepeatGate`), and the config does not refuse
-/// apps over their rate limit. Any other Notify is answered by the main thread, as before.
+/// remembers or another call on its way carries (`RepeatGate`), the config does not refuse
+/// apps over their rate limit, and it is small enough to keep in the journal (`largestJournaled`). Any other Notify is answered by the main thread, as before.
 final class EarlyNotify: Sendable {
     /// What the bus thread made of a Notify: its texts' key, and the id it was answered with,
     /// if it was.
@@ -48,6 +48,10 @@ final class EarlyNotify: Sendable {
         self.journal.withLock { $0 = journal }
     }
 
+    /// A call larger than this is answered by the main thread once the center has it, not kept
+    /// in the call journal: what the journal holds, and a restart reads back, stays small.
+    static let largestJournaled = 256 << 10
+
     func answer(_ message: Message) -> EarlyAnswer {
         let wall = LocalClock.wallMilliseconds()
         let journal = journal.withLock { $0 }
@@ -58,7 +62,8 @@ final class EarlyNotify: Sendable {
             return EarlyAnswer(reply: .failure(BusError(error)))
         }
         let mayRepeat = gate.passOn(look.texts)
-        guard !mayRepeat, !look.replaces, !refusesOverLimit.load(ordering: .relaxed) else {
+        guard !mayRepeat, !look.replaces, !refusesOverLimit.load(ordering: .relaxed),
+              look.call.messageBytes.count <= Self.largestJournaled else {
             return EarlyAnswer(carried: Passed(call: look.call, texts: look.texts, id: nil, journaled: nil, wall: wall))
         }
         // Not checked against the open notifications, as the main thread's ids are: an id

@@ -29,8 +29,9 @@ public final class CallJournal: Sendable {
     }
 
     private let state: Mutex<State>
-    /// Past this many records a settled log is emptied at the next `tidy`.
+    /// Past this many records, or this many bytes, a settled log is emptied at the next `tidy`.
     static let tidyRecords = 1_024
+    static let tidyBytes = 1 << 20
 
     /// Nil when the file cannot be opened: then no call is answered before it is handled.
     public init?(path: String) {
@@ -70,7 +71,7 @@ public final class CallJournal: Sendable {
     /// (which allocates its first step again), else makes room ahead for the next calls.
     public func tidy() {
         state.withLock { state in
-            if state.settled == state.kept, state.records >= Self.tidyRecords {
+            if state.settled == state.kept, state.records >= Self.tidyRecords || state.log.size >= Self.tidyBytes {
                 state.log.clear()
                 state.records = 0
             } else {
@@ -100,7 +101,8 @@ public final class CallJournal: Sendable {
         }
     }
 
-    /// At start, once the calls `unsettled` gave were handled again.
+    /// At start, once the calls `unsettled` gave were handled again, and at a clean exit, once
+    /// every call answered was handled and the center committed.
     public func clear() {
         state.withLock { state in
             state.log.clear()

@@ -48,4 +48,15 @@ import Testing
         #expect(journal.unsettled().isEmpty)
         #expect(CallJournal(path: path)?.unsettled().isEmpty == true)
     }
+
+    /// A few large calls grow the log past a megabyte long before a thousand records: a settled
+    /// log that large is emptied too, so what a restart reads stays small.
+    @Test func aSettledJournalPastAMegabyteIsEmpted() throws {
+        let journal = try #require(CallJournal(path: path))
+        for id in 1...5 { _ = journal.keep(id: UInt32(id), sender: ":1.1", wall: 0, bytes: Array(repeating: 7, count: 250_000)) }
+        journal.settle(through: 5)
+        journal.tidy()
+        #expect(try firstRecordLength() == 0)
+        #expect(CallJournal(path: path)?.unsettled().isEmpty == true)
+    }
 }
