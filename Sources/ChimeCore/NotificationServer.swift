@@ -92,7 +92,12 @@ public struct NotificationServer: Sendable {
         notification.decision = decision
         notification.repeatCount = repeatCount
         forgetSnoozed(notification.id)
-        if let previous = target?.request.hints.imageData { imageBytes -= previous.pixels.count }
+        if let previous = target?.request.hints.imageData {
+            imageBytes -= previous.pixels.count
+            // Its place among the holders moves to the newest, with the new image: left where it
+            // was, the budget would drop the newest image first.
+            if let held = imageHolders.firstIndex(of: notification.id) { imageHolders.remove(at: held) }
+        }
         if let image = request.hints.imageData {
             imageBytes += image.pixels.count
             imageHolders.append(notification.id)

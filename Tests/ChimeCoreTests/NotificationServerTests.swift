@@ -265,6 +265,25 @@ import Testing
         _ = server.dismissAll()
         #expect(server.imageBytes == 0)
     }
+
+    /// A notification replaced with a new image is the newest holder: past the budget the older
+    /// ones lose their pixels first, never its new image.
+    @Test func aReplacedImageCountsAsTheNewest() throws {
+        var server = NotificationServer()
+        let image: BusValue = .structure([.int32(512), .int32(512), .int32(2048), .bool(true), .int32(8), .int32(4),
+                                          .bytes([UInt8](repeating: 1, count: 512 * 2048))])  // 1 MB each
+        let replaced = try server.notify(.make(hints: ["image-data": image]), from: ":1.1", now: .at(0)).id
+        var others: [UInt32] = []
+        for _ in 0..<6 { others.append(try server.notify(.make(hints: ["image-data": image]), from: ":1.1", now: .at(0)).id) }
+        for _ in 0..<4 { _ = try server.notify(.make(replaces: replaced, hints: ["image-data": image]), from: ":1.1", now: .at(1)) }
+        #expect(server.imageBytes <= NotificationServer.imageBudget)
+        #expect(server.notification(replaced)?.request.hints.imageData != nil, "its newest image stays")
+        #expect(server.notification(others[5])?.request.hints.imageData != nil)
+        for _ in 0..<4 { _ = try server.notify(.make(hints: ["image-data": image]), from: ":1.1", now: .at(2)) }
+        #expect(server.notification(others[0])?.request.hints.imageData == nil, "the oldest goes first")
+        #expect(server.notification(replaced)?.request.hints.imageData != nil, "it was replaced after the others")
+        #expect(server.imageBytes <= NotificationServer.imageBudget)
+    }
 }
 
 @Suite struct OpenLimitTests {

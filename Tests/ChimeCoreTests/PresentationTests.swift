@@ -40,6 +40,14 @@ import Testing
         #expect(content.buttons.first?.destructive == true)
         #expect(content.level == .timeSensitive && content.progress == 40 && content.icon == "mail-unread")
     }
+
+    /// The spec's order: image-data, then image-path, then app_icon; a message's avatar is its image.
+    @Test func aBannerShowsTheImageBeforeTheAppIcon() {
+        let both: [String: BusValue] = ["app-icon": .string("mail-unread"), "image-path": .string("/tmp/photo.png")]
+        #expect(BannerContent(id: 1, record: both).icon == "/tmp/photo.png")
+        #expect(BannerContent(id: 1, record: ["app-icon": .string("chat"), "avatar-path": .string("/tmp/ada.png")]).icon == "/tmp/ada.png")
+        #expect(BannerContent(id: 1, record: ["app-icon": .string("chat")]).icon == "chat")
+    }
 }
 
 @Suite struct DisplaySocketTests {

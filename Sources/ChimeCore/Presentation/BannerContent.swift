@@ -12,7 +12,8 @@ public struct BannerContent: Equatable, Sendable {
     public var summary: String
     /// Sanitised markup (b, i, u, a href, img).
     public var body: String
-    /// A themed icon name or a local file path: the app icon, or the sender's avatar.
+    /// A themed icon name or a local file path: the sender's avatar, else the image, else the
+    /// app icon, in the spec's order (image-data, image-path, app_icon).
     public var icon: String?
     public var image: ImageData?
     /// The app's desktop file, whose icon a banner shows when the notification brings none.
@@ -37,7 +38,7 @@ public struct BannerContent: Equatable, Sendable {
         summary = record["summary"]?.string ?? ""
         if let repeats = record["repeat-count"]?.integer, repeats > 1 { summary += " (\(repeats)x)" }
         body = record["body"]?.string ?? ""
-        icon = record["avatar-path"]?.string ?? record["app-icon"]?.string ?? record["image-path"]?.string
+        icon = record["avatar-path"]?.string ?? record["image-path"]?.string ?? record["app-icon"]?.string
         image = (record["avatar-data"] ?? record["image-data"]).flatMap { try? ImageData.decode($0).get() }
         desktopEntry = record["desktop-entry"]?.string
         let pairs = record["actions"]?.strings ?? []
