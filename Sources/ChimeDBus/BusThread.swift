@@ -162,6 +162,9 @@ final class BusThread: @unchecked Sendable {
                 _ = read(wakeDescriptor, &count, 8)
             }
             for (index, watch) in polled.enumerated() where descriptors[index + 1].revents != 0 {
+                // Handling one watch may free another: on a hangup libdbus disconnects and removes
+                // both the read and the write watch of the socket (`changed`, on this thread).
+                guard io.withLock({ $0.watches.contains(watch) }) else { continue }
                 let revents = Int32(descriptors[index + 1].revents)
                 var flags: UInt32 = 0
                 if revents & Int32(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }

@@ -47,6 +47,25 @@ import Testing
         #expect(daemon.stderr.contains("the session bus went away"))
     }
 
+    /// The bus killed while chimed writes (replies and signals for a flood of large notifications):
+    /// the socket's read and write watches hang up together, and chimed exits as above, not by a signal.
+    @Test func theDaemonExitsWhenTheBusGoesAwayMidWrite() throws {
+        let bus = try TestBus()
+        let daemon = try #require(bus.daemon)
+        let client = try bus.client()
+        let body = String(repeating: "w", count: 60_000)
+        for index in 0..<300 {
+            client.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                               interface: "org.freedesktop.Notifications", method: "Notify",
+                                               arguments: TestClient.notifyArguments(summary: "\(index)", body: body)))
+        }
+        client.connection.flush()
+        #expect(client.waitUntil { client.replies.count >= 50 }, "chimed is answering")
+        bus.killBus()
+        #expect(daemon.wait(timeout: 10) == 1, Comment(rawValue: daemon.stderr.suffix(2_000).description))
+        #expect(daemon.stderr.contains("the session bus went away"))
+    }
+
     @Test func badCommandLinesExit2() throws {
         let bus = try TestBus(daemon: false)
         let result = try bus.run(TestBus.chimed, ["--frobnicate"])

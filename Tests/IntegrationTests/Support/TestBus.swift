@@ -72,6 +72,12 @@ final class TestBus: @unchecked Sendable {
         display?.whenWaitFails = { [weak self] in "chimed said:\n" + (self?.daemonLog ?? "(the test's bus is gone)") }
     }
 
+    /// Kills the dbus-daemon outright, as a crashed session bus goes.
+    func killBus() {
+        bus.signal(SIGKILL)
+        _ = bus.wait(timeout: 5)
+    }
+
     /// What chimed has written to stderr so far.
     var daemonLog: String {
         guard let daemon else { return "(no chimed running)" }
