@@ -10,7 +10,7 @@ final class Banner {
     let width: Int
 
     init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks,
-         log: (String) -> Void) {
+         log: @escaping (String) -> Void) {
         let id = content.id
         self.id = id
         width = settings.width
@@ -68,7 +68,7 @@ final class Banner {
 
     /// `keyboard`: the reply field was clicked into (true), or is done with (false).
     private static func body(_ content: BannerContent, settings: PopupSettings, callbacks: PopupPresenter.Callbacks,
-                             log: (String) -> Void, keyboard: @escaping (Bool) -> Void) -> UnsafeMutablePointer<GtkWidget> {
+                             log: @escaping (String) -> Void, keyboard: @escaping (Bool) -> Void) -> UnsafeMutablePointer<GtkWidget> {
         let id = content.id
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         column.addClass("content")
@@ -96,6 +96,9 @@ final class Banner {
                 gtk_widget_set_halign(picture, GTK_ALIGN_START)
                 picture.addClass("body-image")
                 gtk_box_pack_start(texts.cast(GtkBox.self), picture, 0, 0, 0)
+            }
+            if let links = BodyLinks.row(content.body, id: id, callbacks: callbacks, log: log) {
+                gtk_box_pack_start(texts.cast(GtkBox.self), links, 0, 0, 0)
             }
         }
         gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)

@@ -12,13 +12,17 @@ public final class PopupPresenter {
         public var reply: (UInt32, String) -> Void
         /// The pointer entered (true) or left (false) a banner: expiry pauses meanwhile.
         public var hover: (UInt32, Bool) -> Void
+        /// A link in the body was opened: the notification counts as read.
+        public var openedLink: (UInt32) -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
-                    reply: @escaping (UInt32, String) -> Void, hover: @escaping (UInt32, Bool) -> Void) {
+                    reply: @escaping (UInt32, String) -> Void, hover: @escaping (UInt32, Bool) -> Void,
+                    openedLink: @escaping (UInt32) -> Void = { _ in }) {
             self.invoke = invoke
             self.dismiss = dismiss
             self.reply = reply
             self.hover = hover
+            self.openedLink = openedLink
         }
     }
 

@@ -42,7 +42,8 @@ enum PresenterProcess {
             callbacks: .init(invoke: { call("InvokeWithToken", [.uint32($0), .string($1), .string($2)]) },
                              dismiss: { call("Dismiss", [.uint32($0)]) },
                              reply: { call("Reply", [.uint32($0), .string($1)]) },
-                             hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) }),
+                             hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
+                             openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) }),
             log: { Log.warning("presenter: " + $0) })
         else { return 0 }
 

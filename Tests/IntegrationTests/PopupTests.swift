@@ -601,3 +601,47 @@ extension WaylandPopupTests {
         #expect(client.waitUntil { client.signals(named: "NotificationReplied").contains { $0.arguments == [.uint32(asked), .string("on my way")] } })
     }
 }
+
+extension PopupTests {
+    /// A body that is all one link: a click on the body is still the default action, the link
+    /// opens only from its own button under the text, and opening it counts as reading the
+    /// notification. A link chimed does not keep (file:) has no button.
+    @Test func aLinkIsATargetOfItsOwnAndNeverCoversTheBody() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display)
+        // The desktop's handler for https: a program that writes down what it was asked to open.
+        let opened = bus.directory.appendingPathComponent("opened").path
+        let applications = bus.directory.appendingPathComponent("data/applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try """
+        [Desktop Entry]
+        Type=Application
+        Name=Fake Browser
+        Exec=/bin/sh -c 'echo "$1" > \(opened)' sh %u
+        MimeType=x-scheme-handler/https;
+        """.write(to: applications.appendingPathComponent("fake-browser.desktop"), atomically: true, encoding: .utf8)
+        try bus.writeConfig("[Default Applications]\nx-scheme-handler/https=fake-browser.desktop\n", file: "../mimeapps.list")
+        try bus.startDaemon()
+        let client = try bus.client()
+        try client.listen()
+        let body = "<a href=\"https://example.org/a-very-long-path\">Read the whole story on example.org and more</a> <a href=\"file:///etc/passwd\">secrets</a>"
+        let id = try client.notify(app: "News", summary: "Headline", body: body, actions: ["default", "Open"], timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        try display.screenshot(to: bus.directory.appendingPathComponent("link.png").path)
+        // The link's button is the banner's last row; the body is the row above it.
+        try display.click(x: banner.x + 60, y: banner.y + banner.height - 50)
+        #expect(client.waitUntil { client.signals(named: "ActionInvoked").contains { $0.arguments == [.uint32(id), .string("default")] } },
+                "a click on the body is the default action")
+
+        let second = try client.notify(app: "News", summary: "Second", body: body, timeout: 0)
+        let shown = try #require(try display.waitForWindows { $0.map(\.title) == ["chime-banner-\(second)"] }.first)
+        try display.click(x: shown.x + 40, y: shown.y + shown.height - 22)
+        #expect(client.waitUntil { (try? String(contentsOfFile: opened, encoding: .utf8)) == "https://example.org/a-very-long-path\n" },
+                "the desktop's handler opened it")
+        #expect(client.waitUntil {
+            (try? client.pages("History", [("limit", .uint32(5))]).first { $0["id"] == .uint32(second) }?["unread"]) == .bool(false)
+        }, "opening the link reads the notification")
+        #expect(client.signals(named: "ActionInvoked").allSatisfy { $0.arguments.first != .uint32(second) })
+        #expect(try bus.client().list().first { $0["id"] == .uint32(second) }?["body"]?.string?.contains("file:") == false)
+    }
+}

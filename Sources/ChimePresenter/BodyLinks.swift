@@ -1,0 +1,62 @@
+import CGtk
+
+/// The links of a banner's body, each a button of its own under the text: a click on the body
+/// stays the default action however much of it a link covers, and only a click meant for a
+/// link opens one. chimed kept only http, https and mailto links; the check is made again here,
+/// where the link is handed to the desktop's handler.
+enum BodyLinks {
+    static let maximumShown = 3
+
+    static func row(_ body: String, id: UInt32, callbacks: PopupPresenter.Callbacks,
+                    log: @escaping (String) -> Void) -> UnsafeMutablePointer<GtkWidget>? {
+        let links = PangoMarkup.links(in: body).filter { isOpenable($0.uri) }.prefix(maximumShown)
+        guard !links.isEmpty else { return nil }
+        let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        row.addClass("links")
+        for link in links {
+            // Where it goes, not what the app says it is: "example.org ↗", "ada@example.org ↗".
+            let button = gtk_button_new_with_label(destination(link.uri) + " ↗")!
+            button.addClass("link")
+            gtk_button_set_relief(button.cast(GtkButton.self), GTK_RELIEF_NONE)
+            gtk_widget_set_tooltip_text(button, link.uri)
+            if let label = gtk_bin_get_child(button.cast(GtkBin.self)) {
+                gtk_label_set_ellipsize(label.cast(GtkLabel.self), PANGO_ELLIPSIZE_END)
+            }
+            let uri = link.uri
+            GtkSignals.connect(button.raw, "clicked") {
+                if open(uri, log: log) { callbacks.openedLink(id) }
+            }
+            gtk_box_pack_start(row.cast(GtkBox.self), button, 0, 0, 0)
+        }
+        return row
+    }
+
+    /// A web link's host, a mail link's address.
+    static func destination(_ uri: String) -> String {
+        guard let colon = uri.firstIndex(of: ":") else { return uri }
+        var rest = uri[uri.index(after: colon)...]
+        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let destination = rest[..<end]
+        return destination.isEmpty ? uri : String(destination)
+    }
+
+    static func isOpenable(_ uri: String) -> Bool {
+        guard let colon = uri.firstIndex(of: ":") else { return false }
+        return ["http", "https", "mailto"].contains(uri[..<colon].lowercased())
+    }
+
+    /// With the display's launch context, so the browser or mail program gets the activation
+    /// token and comes to the front.
+    private static func open(_ uri: String, log: (String) -> Void) -> Bool {
+        let context = gdk_display_get_app_launch_context(gdk_display_get_default())
+        defer { if let context { g_object_unref(UnsafeMutableRawPointer(context)) } }
+        var error: UnsafeMutablePointer<GError>?
+        let opened = g_app_info_launch_default_for_uri(uri, UnsafeMutablePointer<GAppLaunchContext>(context), &error) != 0
+        if let error {
+            log("cannot open \(uri): \(String(cString: error.pointee.message))")
+            g_error_free(error)
+        }
+        return opened
+    }
+}
