@@ -56,7 +56,8 @@ extension Daemon {
                     ("unread", .uint32(UInt32(attention.unread.total))),
                     ("config", .string(configLoader.path)),
                     ("banners", .string(presenter.status.rawValue)),
-                ])]
+                    ("history", .string(store == nil ? "off" : store?.notKept == nil ? "kept" : "not-kept")),
+                ] + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]
             },
             "List": { [unowned self] call throws(BusError) in
                 try Self.page(of: attention.server.notifications, options: call.arguments[0])

@@ -223,6 +223,11 @@ public final class Daemon {
             let store = try NotificationStore(path: storePath) { key, message in
                 Log.warningOnce(key: "store-" + key, message)
             }
+            store.keptChanged = { problem in
+                guard problem == nil else { return }  // the failure itself was said as it happened
+                Log.info("history is kept again: the center has every notification chimed answered")
+                Log.forgetSaid(prefix: "store-")
+            }
             let journal = CallJournal(path: storePath + "-calls")
             let unsettled = journal?.unsettled() ?? []
             attention.server.ids.current = max(store.highestID(), unsettled.map(\.id).max() ?? 0)

@@ -22,6 +22,10 @@ public enum Log {
 
     static func hasSaid(_ key: String) -> Bool { said.withLock { $0.contains(key) } }
 
+    /// Lets the warnings whose keys start with `prefix` be said again: a problem that went away
+    /// and comes back is news.
+    static func forgetSaid(prefix: String) { said.withLock { $0 = $0.filter { !$0.hasPrefix(prefix) } } }
+
     private static func write(_ line: String) {
         // One write(2) per line, so lines from a flood never interleave; what an app sent (its
         // name, a path) can neither forge a line nor send the terminal an escape sequence.

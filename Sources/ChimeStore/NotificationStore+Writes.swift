@@ -170,9 +170,14 @@ extension NotificationStore {
     /// the log holds). When the log cannot take the rows (a full disk), SQLite takes them now, in
     /// this commit. When the commit fails, the intake's rows it held stay for the next commit.
     public func commitTransaction() {
+        finishTransaction()
+        noteKept()
+    }
+
+    private func finishTransaction() {
         if let intakeLog, !intakeLog.flush() {
             reportLogFailure(intakeLog)
-            return commit()  // SQLite takes the intake's rows in this commit instead
+            return commitEverything()  // SQLite takes the intake's rows in this commit instead
         }
         holding = false
         defer { intakeInTransaction = 0 }
@@ -195,11 +200,16 @@ extension NotificationStore {
     /// `holdCommits` gathered. A failed commit (a full disk) is said once and rolled back, and
     /// chimed goes on; the intake's rows wait for the next commit, and in the log for the next start.
     public func commit() {
+        commitEverything()
+        noteKept()
+    }
+
+    private func commitEverything() {
         if intakeInTransaction < intake.count {
             holdCommits()
             applyIntake()
         }
-        commitTransaction()
+        finishTransaction()
     }
 
     /// Deletes up to `limit` of the oldest entries past `maximumEntries` or last changed before

@@ -38,6 +38,13 @@ public final class NotificationStore {
     var lastActions: (actions: [Action], json: String)?
     /// Where problems are said: chimed's log, once per kind of failure.
     let report: (_ key: String, _ message: String) -> Void
+    /// Why what chimed answers is not on disk now (a full disk, an I/O error), or nil while it
+    /// is: every turn's rows reached the intake log, and its other changes SQLite.
+    public private(set) var notKept: String?
+    /// Hears when `notKept` changes: chimed says it in its log, and GetStatus in `history`.
+    public var keptChanged: (_ problem: String?) -> Void = { _ in }
+    /// What the last write that failed said, until the next commit looks (`noteKept`).
+    var failedWrite: String?
 
     /// Opens or creates the store; a damaged file is moved aside and a fresh one made.
     public init(path: String, report: @escaping (_ key: String, _ message: String) -> Void = { _, _ in }) throws(StoreError) {
@@ -133,14 +140,32 @@ public final class NotificationStore {
             return true
         } catch {
             let full = error.code & 0xff == SQLITE_FULL
-            report("error-\(error.code & 0xff)", full ? fullDisk : "cannot \(what) in \(path): \(error)")
+            let problem = full ? fullDisk : "history is not being kept: cannot \(what) in \(path): \(error)"
+            report("error-\(error.code & 0xff)", problem)
+            failedWrite = problem
             return false
         }
     }
 
     /// Said once, whether SQLite or the intake log met the full disk first.
-    private var fullDisk: String {
-        "the disk holding \(path) is full: notifications are still delivered but not kept in the center until there is room"
+    var fullDisk: String {
+        "history is not being kept: the disk holding \(path) is full; notifications are still shown, and kept once there is room (a crash before then loses them)"
+    }
+
+    /// After each commit: a write that failed since the last one (`failedWrite`) marks history
+    /// not kept; it is kept again once a commit leaves SQLite holding every row (`intake` empty:
+    /// rows that reached neither the log nor SQLite wait in memory until then).
+    func noteKept() {
+        let now: String?
+        if let failedWrite {
+            now = notKept ?? failedWrite
+        } else {
+            now = intake.isEmpty ? nil : notKept
+        }
+        failedWrite = nil
+        guard now != notKept else { return }
+        notKept = now
+        keptChanged(now)
     }
 
     func reportLogFailure(_ log: IntakeLog) {

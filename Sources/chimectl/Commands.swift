@@ -59,6 +59,12 @@ enum Commands {
             case "restarting": print("banners: restarting: the banner presenter crashed and is started again shortly (see chimed's log)")
             default: break
             }
+            switch status["history"]?.string {
+            case "kept": print("history: kept")
+            case "not-kept": print("history: not kept: " + (status["history-problem"]?.string ?? "see chimed's log").withoutControlCharacters())
+            case "off": print("history: off (chimed runs with --no-history, or its store could not be opened; see its log)")
+            default: break
+            }
         }
     }
 
