@@ -2,7 +2,8 @@ import ChimeCore
 import Glibc
 import Synchronization
 
-/// Messages for the journal: chimed writes to stderr, which systemd keeps.
+/// Messages for the journal: chimed writes to stderr, which systemd keeps, from a thread of its
+/// own (`LogWriter`).
 public enum Log {
     /// The keys `warningOnce` has said. chimed says them from its main loop only, but the tests
     /// decode notifications on many threads at once: an unguarded set crashed a test run.
@@ -26,10 +27,14 @@ public enum Log {
     /// and comes back is news.
     static func forgetSaid(prefix: String) { said.withLock { $0 = $0.filter { !$0.hasPrefix(prefix) } } }
 
+    private static let writer = LogWriter()
+
+    /// Every line waiting written (at most two seconds): before the process exits.
+    public static func flush() { writer.flush() }
+
     private static func write(_ line: String) {
-        // One write(2) per line, so lines from a flood never interleave; what an app sent (its
-        // name, a path) can neither forge a line nor send the terminal an escape sequence.
-        var text = line.withoutControlCharacters() + "\n"
-        text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        // What an app sent (its name, a path) can neither forge a line nor send the terminal an
+        // escape sequence.
+        writer.write(line.withoutControlCharacters() + "\n")
     }
 }

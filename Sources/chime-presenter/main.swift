@@ -14,4 +14,6 @@ while let argument = arguments.popFirst() {
         exit(2)
     }
 }
-exit(PresenterProcess.run(configPath: configPath, environment: processEnvironment()))
+let status = PresenterProcess.run(configPath: configPath, environment: processEnvironment())
+Log.flush()
+exit(status)

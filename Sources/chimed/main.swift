@@ -12,9 +12,12 @@ case .run(let options):
     umask(0o077)
     do {
         let daemon = try Daemon(options: options, environment: processEnvironment())
-        exit(daemon.run(replace: options.replace))
+        let status = daemon.run(replace: options.replace)
+        Log.flush()
+        exit(status)
     } catch {
         Log.info("cannot connect to the session bus: \(error.message)")
+        Log.flush()
         exit(1)
     }
 }

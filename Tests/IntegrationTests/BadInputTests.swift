@@ -196,4 +196,18 @@ import Testing
         #expect(flooder.replies.allSatisfy { $0.kind == .methodReturn })
         try expectHealthy()
     }
+
+    /// chimed's stderr is a pipe nobody empties (as a parent that never reads, a journal that
+    /// falls behind, a terminal paused with Ctrl-S): thousands of warnings, each of its own, fill
+    /// it; the log waits on a thread of its own and drops what does not fit, and every Notify is
+    /// still answered. (The test reads none of chimed's stderr until the end.)
+    @Test func aStderrNobodyReadsNeverStopsChimed() throws {
+        let client = try bus.client()
+        let long = String(repeating: "w", count: 900)
+        for index in 0..<2_000 {
+            _ = try client.notify(app: "app\(index)", summary: "warned", hints: [("category", .uint32(UInt32(index))), ("x-chime-thread", .string(long))])
+        }
+        try expectHealthy()
+        #expect(bus.daemonLog.contains("log line(s) dropped"))
+    }
 }
