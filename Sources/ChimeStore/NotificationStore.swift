@@ -116,6 +116,10 @@ public final class NotificationStore {
         }
     }
 
+    /// The WAL is cut back to this size when it starts over after a checkpoint: a burst grows
+    /// it for a few seconds, and it does not stay that large on disk.
+    static let walLimit = 4 << 20
+
     private static func openAndMigrate(_ path: String) throws(StoreError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
         // WAL with synchronous=NORMAL: a commit is a write(2) to the log, never an fsync; the log
@@ -123,7 +127,7 @@ public final class NotificationStore {
         // The page size counts only for a new file (`resizePages` brings an older one up to it).
         // A 512 KB page cache: writes append at the end of one table, and history reads are rare;
         // SQLite's default (2 MB) only grew a long-running daemon's memory.
-        try database.execute("PRAGMA page_size=\(pageSize); PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA cache_size=-512;")
+        try database.execute("PRAGMA page_size=\(pageSize); PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA cache_size=-512; PRAGMA journal_size_limit=\(walLimit);")
         try StoreSchema.migrate(database)
         // Reading the table proves the file is a database and not garbage.
         try database.run("SELECT count(*) FROM notifications")

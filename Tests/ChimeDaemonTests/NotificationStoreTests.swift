@@ -19,6 +19,23 @@ import Testing
         #expect(sqlite3_memory_used() == 0)
     }
 
+    /// A burst grows the WAL; once checkpointed, the next write starts it over at most 4 MB long,
+    /// so the state folder does not keep the burst's size.
+    @Test func theWALIsCutBackAfterACheckpoint() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        let body = String(repeating: "b", count: 60_000)
+        for id in 1...300 {
+            store.record(storedNotification(UInt32(id), body: body), wall: 1)
+            if id % 50 == 0 { store.commit() }
+        }
+        func walSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: folder + "/chime.db-wal")[.size] as? Int) ?? -1 }
+        #expect(walSize() > NotificationStore.walLimit, "the burst grew it")
+        store.checkpoint()
+        store.record(storedNotification(301), wall: 1)
+        store.commit()
+        #expect(walSize() <= NotificationStore.walLimit)
+    }
+
     @Test func eachRowKeepsItsOwnActions() throws {
         let store = try NotificationStore(path: folder + "/chime.db")
         let sets = [[Action(key: "default", label: "Open")], [Action(key: "reply", label: "Reply \"now\"")], [],
