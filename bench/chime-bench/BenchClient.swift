@@ -15,6 +15,8 @@ final class BenchClient: @unchecked Sendable {
     /// Makes every body of the run differ: this client's tag and a count of what it sent.
     private let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     private var notifiesMade = 0
+    /// With a number, every so many notifications is one over Chime's limits (`oversized`).
+    var oversizedEvery: Int?
 
     init(address: String) throws {
         connection = try BusConnection(address: address)
@@ -39,6 +41,7 @@ final class BenchClient: @unchecked Sendable {
     /// earlier ones, which Chime merges), so none is merged as a repeat.
     func notify(app: String = "Bench", image: BusValue? = nil) -> Message {
         notifiesMade += 1
+        if let every = oversizedEvery, notifiesMade % every == 0 { return oversized() }
         let number = "\(tag)-\(notifiesMade) "
         let text = number + Self.body.dropFirst(number.utf8.count)
         var hints: [(String, BusValue)] = [("urgency", .byte(1)), ("category", .string("im.received")),
@@ -48,6 +51,21 @@ final class BenchClient: @unchecked Sendable {
                            interface: "org.freedesktop.Notifications", method: "Notify",
                            arguments: [.string(app), .uint32(0), .string(""), .string("Ada Lovelace"), .string(text),
                                        .stringArray(["default", "Open", "reply", "Reply"]), .vardict(hints), .int32(-1)])
+    }
+
+    /// A notification past every limit Chime keeps: a 200 KB body, 40 actions with 1 KB labels,
+    /// 8 KB string hints. Each differs, so none is merged as a repeat.
+    func oversized() -> Message {
+        let number = "\(tag)-\(notifiesMade) "
+        let label = String(repeating: "L", count: 1_000)
+        return .methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                           interface: "org.freedesktop.Notifications", method: "Notify",
+                           arguments: [.string("Bench"), .uint32(0), .string(""), .string(number + String(repeating: "S", count: 4_000)),
+                                       .string(number + String(repeating: "B", count: 200_000)),
+                                       .stringArray((0..<40).flatMap { ["k\($0)", label] }),
+                                       .vardict([("x-chime-thread", .string(String(repeating: "t", count: 8_000))),
+                                                 ("x-kde-reply-placeholder-text", .string(String(repeating: "p", count: 8_000)))]),
+                                       .int32(-1)])
     }
 
     static let image: BusValue = .structure([.int32(64), .int32(64), .int32(256), .bool(true), .int32(8), .int32(4),

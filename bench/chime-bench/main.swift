@@ -134,6 +134,14 @@ if kinds.contains(.dunst) {
     runs[.dunst] = measureRound([.dunst], binaries: binariesFor, pulse: pulse, sizes: sizes)[.dunst].map { [$0] }
 }
 for (kind, measured) in runs { results[kind] = Metrics.medians(of: measured) }
+/// chimed alone, once: what a long day of notifications, some of them hostile, leaves behind.
+var soak: Soak?
+if kinds.contains(.chimed) {
+    let count = quick ? 10_000 : 100_000
+    print("soaking chimed: \(count) notifications...")
+    fflush(nil)
+    soak = Soak.measure(binaries: binaries, pulse: pulse, count: count)
+}
 pulse?.stop()
 
 func format(_ value: Double, _ digits: Int = 2) -> String {
@@ -209,6 +217,7 @@ for (kind, metrics) in results.sorted(by: { $0.key.rawValue < $1.key.rawValue })
         report += "\n\(kind.rawValue) answered \(answered) of \(sizes.pipelined) pipelined calls within \(Int(sizes.limit)) s; its throughput counts those, and it has no last-1000 figure.\n"
     }
 }
+if let soak { report += "\n" + soak.report }
 print("")
 print(report)
 if let output, !quick {
