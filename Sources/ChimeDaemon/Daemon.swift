@@ -480,6 +480,20 @@ public final class Daemon {
         }
     }
 
+    private var releaseScheduled = false
+
+    /// Once the main loop is idle (the turn's messages freed by then), hands freed memory back
+    /// to the system: after a large call, so its megabytes do not stay with chimed.
+    func releaseMemorySoon() {
+        guard !releaseScheduled else { return }
+        releaseScheduled = true
+        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
+            releaseScheduled = false
+            chime_release_free_memory()
+            return false
+        }
+    }
+
     /// Retention: deletes old entries in short batches, each in its own main-loop turn, so
     /// pruning thousands never holds the bus for long. At start, on reload and every 5 seconds.
     private func prune() {

@@ -10,6 +10,10 @@ extension Daemon {
         "icon-static", "inline-reply", "persistence", "sound", "x-canonical-private-synchronous", "x-dunst-stack-tag",
     ]
 
+    /// A call past this size (cut to Chime's limits, it keeps little of itself) leaves megabytes
+    /// that malloc keeps unless asked to hand them back.
+    static let largeCallBytes = 1 << 20
+
     func notificationsInterface() -> ExportedInterface {
         ExportedInterface(spec: notificationsSpec, handlers: [
             "GetCapabilities": { _ in [.stringArray(Self.capabilities)] },
@@ -21,7 +25,9 @@ extension Daemon {
                 let passed = call.carried as? EarlyNotify.Passed
                 defer { if let passed { attention.repeatGate.handled(passed.texts) } }
                 do throws(RequestError) {
-                    let request = try decoder.decode(passed?.call ?? ArgumentReader(call.message))
+                    let reader = passed?.call ?? ArgumentReader(call.message)
+                    if reader.messageBytes.count > Self.largeCallBytes { releaseMemorySoon() }
+                    let request = try decoder.decode(reader)
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
                     let (id, events) = try attention.notify(request, from: call.sender, now: now, id: passed?.id, texts: passed?.texts)

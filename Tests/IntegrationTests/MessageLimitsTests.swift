@@ -87,3 +87,30 @@ extension MessageLimitsTests {
         #expect(try bus.client().pages("History", [("limit", .uint32(500))]).count == 111)
     }
 }
+
+extension MessageLimitsTests {
+    static func residentKB(_ pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    /// Twenty-four calls with 24 MB of actions each: what chimed keeps of them is a few KB, and
+    /// the megabytes the calls took are handed back once the loop is idle (here about 26 MB stay
+    /// above where chimed started, against 50 MB kept without it, and 770 MB before actions
+    /// were bounded).
+    @Test func largeCallsLeaveNoMemoryBehind() throws {
+        let bus = try TestBus()
+        let daemon = try #require(bus.daemon)
+        let client = try bus.client()
+        _ = try client.notify(summary: "warm")
+        let before = Self.residentKB(daemon.pid)
+        let label = String(repeating: "A", count: 1_000_000)
+        for index in 0..<24 {
+            _ = try client.notify(summary: "big \(index)", actions: (0..<24).flatMap { ["k\($0)", label] })
+        }
+        _ = try client.control("GetStatus")  // after the calls' turn, once the loop was idle
+        #expect(client.waitUntil(timeout: 5) { Self.residentKB(daemon.pid) < before + 36_864 },
+                "\(before) kB before, \(Self.residentKB(daemon.pid)) kB after")
+    }
+}
