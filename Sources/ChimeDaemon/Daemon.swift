@@ -269,39 +269,30 @@ public final class Daemon {
     private func watchBus() throws(BusError) {
         try connection.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''")
         objects.watchSignals { [unowned self] message in
-            switch (message.interface, message.member) {
-            case ("org.freedesktop.DBus", "NameOwnerChanged"):
+            if message.interface == "org.freedesktop.DBus", message.member == "NameOwnerChanged" {
                 if case .string(let name) = message.arguments.first, name.hasPrefix(":") {
                     apply(attention.clientLeft(name, now: now))
                 }
-            case ("org.freedesktop.DBus", "NameLost"):
-                if message.arguments.first == .string(Self.notificationsName) {
-                    Log.info("another server took \(Self.notificationsName); exiting")
-                    loop.quit()
-                }
-            case ("org.freedesktop.DBus.Local", "Disconnected"):
-                busWentAway()
-            default: break
+            } else {
+                exitIfLost(Self.notificationsName, message)
             }
         }
-        control.watchSignals { [unowned self] message in
-            switch (message.interface, message.member) {
-            case ("org.freedesktop.DBus", "NameLost"):
-                if message.arguments.first == .string(Self.controlName) {
-                    Log.info("another server took \(Self.controlName); exiting")
-                    loop.quit()
-                }
-            case ("org.freedesktop.DBus.Local", "Disconnected"):
-                busWentAway()
-            default: break
-            }
-        }
+        control.watchSignals { [unowned self] message in exitIfLost(Self.controlName, message) }
     }
 
-    private func busWentAway() {
-        Log.info("the session bus went away; exiting")
-        exitCode = 1
-        loop.quit()
+    /// Stops when a connection's name goes to another chimed (`--replace`) or the bus goes away.
+    private func exitIfLost(_ name: String, _ message: Message) {
+        switch (message.interface, message.member) {
+        case ("org.freedesktop.DBus", "NameLost") where message.arguments.first == .string(name):
+            Log.info("another server took \(name); exiting")
+            loop.quit()
+        case ("org.freedesktop.DBus.Local", "Disconnected"):
+            Log.info("the session bus went away; exiting")
+            exitCode = 1
+            loop.quit()
+        default:
+            break
+        }
     }
 
     /// Stores what the core's events changed, at once: a reply waits for that to be durable.
