@@ -116,6 +116,7 @@ public final class Daemon {
             store?.makeRoomInIntakeLog()
             journal?.tidy()
             commitIntakeSoon()
+            if rowsSincePrune >= Self.pruneEveryRows { prune(batch: rowsSincePrune) }
         }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         control.export(controlInterface(), at: Self.controlPath)
@@ -403,6 +404,7 @@ public final class Daemon {
         case .presented(let notification), .stored(let notification), .snoozed(let notification):
             if notification.decision?.inCenter != false, !notification.request.hints.transient {
                 store.record(notification, wall: wall)
+                rowsSincePrune += 1
             }
         case .closed(let notification, let reason):
             store.recordClosed(notification.id, reason: reason, wall: wall)
@@ -485,12 +487,18 @@ public final class Daemon {
         }
     }
 
+    /// Rows the center took since the last prune; past `pruneEveryRows` a flood prunes as it goes.
+    private var rowsSincePrune = 0
+    static let pruneEveryRows = 1_000
+
     /// Retention: deletes old entries in short batches, each in its own main-loop turn, so
-    /// pruning thousands never holds the bus for long. At start, on reload and every 5 seconds.
-    private func prune() {
+    /// pruning thousands never holds the bus for long. At start, on reload, every 5 seconds,
+    /// and after each thousand rows a flood brings (`batch` as many as it brought): waiting for
+    /// the timer, the table grew by seconds of a flood, and the file kept that size.
+    private func prune(batch: Int = 500) {
         guard let store else { return }
+        rowsSincePrune = 0
         let center = attention.settings.center
-        let batch = 500
         let deleted = store.prune(maximumEntries: center.maximumEntries,
                                   cutoff: LocalClock.wallMilliseconds() - center.maximumAgeSeconds * 1_000, limit: batch)
         for id in deleted { attention.unread.markRead(id) }
