@@ -455,7 +455,7 @@ public final class Daemon {
 
     /// Moves the rows recorded into SQLite a quarter of a second after the first, or at once past
     /// 256: none of SQLite's work follows a lone reply. Committing after each reply cost a
-    /// sequence of calls from a quiet machine a third more time a call (see BENCHMARKS.md):
+    /// sequence of calls from a quiet machine a third more time a call (measured; see git log):
     /// chimed was still writing when the next call came. Batched, each commit also rewrites each
     /// page it touched once for many rows (the table's last, partial one, the header page, the
     /// log's position). The intake log has the rows meanwhile; whatever reads the store applies

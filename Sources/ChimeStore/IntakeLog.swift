@@ -9,7 +9,7 @@ import Glibc
 /// gone. At the next start, rows SQLite never took are put in from here (`records`).
 ///
 /// The file is written through a shared mapping rather than `write(2)`: a copy of a turn's
-/// rows costs a Notify about 50 ns where the system call cost it 3-4 µs (BENCHMARKS.md). Its
+/// rows costs a Notify about 50 ns where the system call cost it 3-4 µs (measured when it was made; see git log). Its
 /// space is allocated ahead (zeros written 64 KB at a time, outside the replies' path:
 /// `makeRoomAhead`), so a full disk is met when the space is asked for, never as a fault on a
 /// page; the file is therefore longer than its records, and zeros follow the last. That holds only

@@ -79,7 +79,7 @@ public final class NotificationStore {
     /// The size of the file's pages. SQLite takes notifications in batches (the intake log), so
     /// small pages no longer keep a commit small; a row of about 500 bytes fits eight to a 4 KB
     /// page and two to a 1 KB one, whose extra splits and merges made each row inserted and pruned
-    /// about a tenth dearer (BENCHMARKS.md, session 16).
+    /// about a tenth dearer (measured in session 16; see git log).
     static let pageSize: Int64 = 4096
 
     /// A store made by an older chimed has 1 KB pages: its file is rewritten once with the current
