@@ -32,7 +32,7 @@ enum LocalFile {
     }
 }
 
-/// `sound-file`: Ogg, WAV, FLAC or MP3, at most 5 MB (design.md section 8).
+/// `sound-file`: Ogg, WAV, FLAC or MP3, at most 5 MB (the README's sound section).
 enum SoundFile {
     static let maximumBytes = 5 * 1024 * 1024
 

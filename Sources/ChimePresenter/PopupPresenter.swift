@@ -1,7 +1,7 @@
 import CGtk
 import ChimeCore
 
-/// Banners on the screen (design.md section 11): one GTK window per presented notification,
+/// Banners on the screen (the README's popups): one GTK window per presented notification,
 /// stacked in a corner of one monitor, newest nearest the edge, with a "+N more" line past the
 /// visible count. Runs on chimed's main loop; GTK's events arrive through the same loop.
 public final class PopupPresenter {

@@ -1,7 +1,7 @@
 import Testing
 @testable import ChimeCore
 
-/// Every row and column of design.md section 2's table.
+/// Every row and column of the README's table of levels.
 @Suite struct DecisionTableTests {
     /// An app allowed everything, so each level arrives as asked.
     static var trusting: AppSettings {
@@ -83,7 +83,7 @@ import Testing
     }
 }
 
-/// How the level is found (design.md section 2, rules 1-4) and what apps may do.
+/// How the level is found (the README's attention model, rules 1-4) and what apps may do.
 @Suite struct InterruptionLevelTests {
     func level(_ hints: [String: BusValue], app: AppSettings = AppSettings()) -> InterruptionLevel {
         InterruptionPolicy.level(.make(hints: hints), app: app)
@@ -210,7 +210,7 @@ import Testing
     }
 }
 
-/// Communication notifications and Focus allowlists (design.md sections 4 and 5).
+/// Communication notifications and Focus allowlists (the README's attention model: Focus and communication).
 @Suite struct FocusAllowanceTests {
     var work: FocusMode {
         var mode = FocusMode(name: "work")

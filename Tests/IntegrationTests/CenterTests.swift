@@ -5,7 +5,7 @@ import Glibc
 import Testing
 @testable import ChimeDBus
 
-/// The center's operations through chimectl on a private bus (design.md section 7).
+/// The center's operations through chimectl on a private bus (the README's notification center).
 @Suite struct CenterBusTests {
     func send(_ bus: TestBus, _ arguments: String...) throws -> String {
         let result = try bus.run("notify-send", ["-p"] + arguments)

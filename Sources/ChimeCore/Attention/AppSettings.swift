@@ -1,4 +1,4 @@
-/// What the user allows an app, per design.md section 3.
+/// What the user allows an app, per the README's attention model.
 public struct AppSettings: Equatable, Sendable {
     public enum Authorization: String, CaseIterable, Sendable { case allowed, provisional, denied }
     public enum Previews: String, CaseIterable, Sendable {

@@ -94,7 +94,7 @@ public struct Attention: Sendable {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
         }
-        // Repeats and rate limits never hold back what must get through (design.md section 7).
+        // Repeats and rate limits never hold back what must get through (the README's notification center).
         let mustGetThrough = breaksThrough(request, decision: decision)
         if !mustGetThrough, case .limited(let newly) = rateLimiter.admit(identity, at: now.monotonic, limit: settings.center.rateLimit) {
             if newly { newlyRateLimited.append(identity) }

@@ -1,4 +1,4 @@
-/// What a redacted notification shows instead of its text (design.md section 9).
+/// What a redacted notification shows instead of its text (the README's attention model).
 public enum HiddenPreview {
     public static func body(for request: NotificationRequest) -> String {
         if let body = request.hints.hiddenPreviewBody, !body.isEmpty { return body }

@@ -1,4 +1,4 @@
-/// Scheduled summaries (design.md section 6): when a delivery time passes, and what the
+/// Scheduled summaries (the README's attention model): when a delivery time passes, and what the
 /// summary says about the notifications it delivers.
 public enum ScheduledSummary {
     /// True when a delivery time lies in (from, to]: checked day by day, so a time skipped by a

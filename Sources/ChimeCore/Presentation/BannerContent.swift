@@ -27,7 +27,7 @@ public struct BannerContent: Equatable, Sendable {
     /// Show icons instead of labels (`action-icons`): the key is an icon name.
     public var actionIcons: Bool
 
-    /// At most four buttons, as design.md section 10 has it.
+    /// At most four buttons, as the README's Popups section has it.
     public static let maximumButtons = 4
 
     /// Reads a notification as the control interface's `Presented` signal carries it (hidden
