@@ -1,7 +1,8 @@
+import ChimeCore
 import ChimeGLib
 
 /// Makes a notification body safe to render: `<b> <i> <u> <a href> <img src alt>` stay (a link
-/// only to http, https or mailto: `openableSchemes`),
+/// only to http, https or mailto: `LinkScheme`),
 /// `<br>` becomes a line break, every other tag is shown as text, and a body that does
 /// not parse is shown as plain text. Parsing is GLib's GMarkup, not pattern matching; an '&' or
 /// '<' that cannot begin markup is escaped first (`escapingStrays`).
@@ -29,7 +30,7 @@ public struct MarkupSanitizer: Sendable {
             case "b", "i", "u":
                 output += "<\(name)>"
                 closers.append("</\(name)>")
-            case "a" where attribute("href").map(Self.isOpenable) == true:
+            case "a" where attribute("href").map { LinkScheme.isOpenable($0) } == true:
                 output += "<a href=\"\(MarkupParser.escape(attribute("href")!))\">"
                 closers.append("</a>")
             case "a":
@@ -61,15 +62,6 @@ public struct MarkupSanitizer: Sendable {
             return MarkupParser.escape(body)
         }
         return output
-    }
-
-    /// The schemes a link may keep: a click hands it to the desktop's handler, which would run
-    /// `javascript:`, open a `file:` or start whatever program claims a custom scheme.
-    static let openableSchemes = ["http", "https", "mailto"]
-
-    static func isOpenable(_ href: String) -> Bool {
-        guard let colon = href.firstIndex(of: ":") else { return false }
-        return openableSchemes.contains(href[..<colon].lowercased())
     }
 
     /// The body with each '&' that begins no entity GMarkup knows ("Tom & Jerry", "&nbsp;") and

@@ -1,15 +1,16 @@
 import CGtk
+import ChimeCore
 
 /// The links of a banner's body, each a button of its own under the text: a click on the body
 /// stays the default action however much of it a link covers, and only a click meant for a
-/// link opens one. chimed kept only http, https and mailto links; the check is made again here,
+/// link opens one. chimed kept only the links `LinkScheme` allows; the check is made again here,
 /// where the link is handed to the desktop's handler.
 enum BodyLinks {
     static let maximumShown = 3
 
     static func row(_ body: String, id: UInt32, callbacks: PopupPresenter.Callbacks,
                     log: @escaping (String) -> Void) -> UnsafeMutablePointer<GtkWidget>? {
-        let links = PangoMarkup.links(in: body).filter { isOpenable($0.uri) }.prefix(maximumShown)
+        let links = PangoMarkup.links(in: body).filter { LinkScheme.isOpenable($0.uri) }.prefix(maximumShown)
         guard !links.isEmpty else { return nil }
         let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         row.addClass("links")
@@ -39,11 +40,6 @@ enum BodyLinks {
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let destination = rest[..<end]
         return destination.isEmpty ? uri : String(destination)
-    }
-
-    static func isOpenable(_ uri: String) -> Bool {
-        guard let colon = uri.firstIndex(of: ":") else { return false }
-        return ["http", "https", "mailto"].contains(uri[..<colon].lowercased())
     }
 
     /// With the display's launch context, so the browser or mail program gets the activation

@@ -1,3 +1,4 @@
+import ChimeCore
 import Testing
 @testable import ChimePresenter
 
@@ -29,6 +30,6 @@ import Testing
         #expect(links.map(\.text) == ["the story", "mail"])
         #expect(links.map { BodyLinks.destination($0.uri) } == ["example.org", "ada@example.org"])
         #expect(PangoMarkup.from(body) == "See <u><b>the</b> story</u> or <u>mail</u>")
-        #expect(!BodyLinks.isOpenable("file:///etc/passwd") && !BodyLinks.isOpenable("javascript:x") && BodyLinks.isOpenable("HTTP://x"))
+        #expect(!LinkScheme.isOpenable("file:///etc/passwd") && !LinkScheme.isOpenable("javascript:x") && LinkScheme.isOpenable("HTTP://x"))
     }
 }
