@@ -1,6 +1,6 @@
 /// Every hint Chime reads, by its name on the wire. An app's hints are matched against these once,
 /// each key compared only with the names of its length; decoding then reads slots, not names.
-/// At most 32: a `HintSource` keeps a bit for each in a `UInt32`.
+/// At most 64: a `HintSource` keeps a bit for each in a `UInt64`.
 public enum HintName: Int, CaseIterable, Sendable {
     case urgency, category, desktopEntry
     case imageData, imageDataUnderscore, iconData, imagePath, imagePathUnderscore
@@ -8,7 +8,7 @@ public enum HintName: Int, CaseIterable, Sendable {
     case x, y, value, senderPID
     case canonicalSynchronous, dunstStackTag, synchronous, privateSynchronous
     case replyPlaceholder, replySubmitText, replySubmitIcon
-    case interruptionLevel, relevance, marketing, thread, sender, hiddenPreviewBody, destructiveActions
+    case interruptionLevel, relevance, marketing, thread, sender, hiddenPreviewBody, destructiveActions, interrupt
 
     public var text: String {
         switch self {
@@ -44,6 +44,7 @@ public enum HintName: Int, CaseIterable, Sendable {
         case .sender: "x-chime-sender"
         case .hiddenPreviewBody: "x-chime-hidden-preview-body"
         case .destructiveActions: "x-chime-destructive-actions"
+        case .interrupt: "x-chime-interrupt"
         }
     }
 

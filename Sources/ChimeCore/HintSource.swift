@@ -4,7 +4,7 @@
 public protocol HintSource {
     /// A bit for each name the app sent, at the name's raw value: most of the names asked for
     /// are absent, and are answered by this alone.
-    var present: UInt32 { get }
+    var present: UInt64 { get }
     /// The value sent under `name`, the last one when the name repeats. Asked only for a name
     /// that is present.
     func value(_ name: HintName) -> BusValue
@@ -13,8 +13,8 @@ public protocol HintSource {
 /// Where the value of each name Chime reads is, in whatever the source counts positions by:
 /// a vector on the stack, not an array on the heap, and a bit for each name present.
 public struct HintSlots: Sendable {
-    private var positions = SIMD32<Int32>(repeating: -1)
-    public private(set) var present: UInt32 = 0
+    private var positions = SIMD64<Int32>(repeating: -1)
+    public private(set) var present: UInt64 = 0
 
     public init() {}
 
@@ -39,6 +39,6 @@ struct HintPairs: HintSource {
         }
     }
 
-    var present: UInt32 { slots.present }
+    var present: UInt64 { slots.present }
     func value(_ name: HintName) -> BusValue { raw[slots.position(name)].value }
 }

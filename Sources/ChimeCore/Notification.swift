@@ -93,6 +93,15 @@ public enum NotificationState: Equatable, Sendable {
         }
     }
 
+    /// Ends for its app at its timeout, shown or not; what a Focus or the summary holds, and a
+    /// snooze, wait until they let it go.
+    public var endsAtTimeout: Bool {
+        switch self {
+        case .presented, .quiet, .summarized: true
+        case .heldByFocus, .heldForSummary, .snoozed: false
+        }
+    }
+
     init(_ decision: DeliveryDecision) {
         switch decision.hold {
         case .focus(let name): self = .heldByFocus(name)

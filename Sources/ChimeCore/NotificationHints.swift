@@ -32,6 +32,8 @@ public struct NotificationHints: Equatable, Sendable {
     public var sender: String?
     public var hiddenPreviewBody: String?
     public var destructiveActions: [String] = []
+    /// `x-chime-interrupt`: an update in place interrupts again (sound, unread) as a new one would.
+    public var interrupt = false
 
     public struct Position: Equatable, Sendable {
         public var x: Int32
@@ -109,6 +111,7 @@ public struct NotificationHints: Equatable, Sendable {
         sender = reader.string(.sender)
         hiddenPreviewBody = reader.string(.hiddenPreviewBody)
         destructiveActions = reader.strings(.destructiveActions) ?? []
+        interrupt = reader.bool(.interrupt) ?? false
         if !reader.problems.isEmpty { problems += reader.problems }  // appending none cost 150 instructions
     }
 }

@@ -49,8 +49,8 @@ public struct NotificationServer: Sendable {
     public var count: Int { open.count }
     public func notification(_ id: UInt32) -> Notification? { open[id] }
 
-    /// The earliest moment `expire(now:)` has work to do: none while the user is away.
-    public var nextDeadline: Instant? { away ? nil : expiries.earliest }
+    /// The earliest moment `expire(now:)` may have work to do.
+    public var nextDeadline: Instant? { expiries.earliest }
     /// Deadline entries held, stale ones included: bounded by the open count.
     var pendingDeadlines: Int { expiries.count }
 
@@ -73,8 +73,9 @@ public struct NotificationServer: Sendable {
         }
         note(request.appIdentity, of: sender)
         let state = decision.map(NotificationState.init) ?? .presented
-        // Only a banner times out; what sits in the center stays until closed.
-        let expires = state == .presented && decision?.expires != false
+        let screen = ScreenChange(before: target?.state, after: state)
+        // Shown or not, it ends for its app at its timeout (the center keeps it unread).
+        let expires = state.endsAtTimeout && decision?.expires != false
             ? expiry(of: request, timeout: decision?.timeout, now: now) : nil
         var notification: Notification
         if var replaced = target {
@@ -105,13 +106,18 @@ public struct NotificationServer: Sendable {
         open[notification.id] = notification
         enforceImageBudget()
         if let expires { expiries.insert(notification.id, at: expires) }
-        var events: [ServerEvent] = [state == .presented ? .presented(notification) : .stored(notification)]
+        var events: [ServerEvent] = switch screen {
+        case .show, .update: [.presented(notification)]
+        case .withdraw: [.withdrawn(notification)]
+        case .none: [.stored(notification)]
+        }
         events += retireOverLimit()
         return (notification.id, events)
     }
 
-    /// The open notification this request replaces: its replaces_id, else a stack tag of the same app.
-    private func replacementTarget(for request: NotificationRequest, from sender: String) throws(RequestError) -> Notification? {
+    /// The open notification this request replaces: its replaces_id, else a stack tag of the same
+    /// app. Throws when the caller may not replace it.
+    public func replacementTarget(for request: NotificationRequest, from sender: String) throws(RequestError) -> Notification? {
         let identity = request.appIdentity
         if request.replacesID != 0, let existing = open[request.replacesID] {
             guard owns(existing, caller: sender, identity: identity) else { throw .notOwner(request.replacesID) }
@@ -130,7 +136,7 @@ public struct NotificationServer: Sendable {
         if let existing = open[notification.id] { notification = existing }
         notification.state = adopted.state
         notification.updated = now
-        notification.expires = notification.state == .presented && notification.decision?.expires != false
+        notification.expires = notification.state.endsAtTimeout && notification.decision?.expires != false
             ? expiry(of: notification.request, timeout: notification.decision?.timeout, now: now) : nil
         if open[notification.id] == nil {
             // Brought back after it closed (restore): its id may still be in `order`, which drops
@@ -208,12 +214,19 @@ public struct NotificationServer: Sendable {
         return (notification.id, [.closed(notification, .dismissed)])
     }
 
-    /// Changes the state of open notifications, as when a summary delivers what it held.
-    public mutating func setState(_ state: NotificationState, of ids: [UInt32]) {
-        for id in ids {
-            open[id]?.state = state
-            forgetSnoozed(id)
+    /// Lets go of held notifications, as when a summary delivers them or their Focus ends: each
+    /// takes `state` and ends for its app at its timeout from now.
+    public mutating func release(_ ids: [UInt32], as state: NotificationState, now: Instant) -> [ServerEvent] {
+        ids.compactMap { open[$0] }.flatMap { held in
+            var released = held
+            released.state = state
+            return adopt(released, now: now)
         }
+    }
+
+    /// The open notifications a Focus of this name holds.
+    public func held(by focus: String) -> [UInt32] {
+        open.values.filter { $0.state == .heldByFocus(focus) }.map(\.id).sorted()
     }
 
     // MARK: Closing
@@ -237,12 +250,14 @@ public struct NotificationServer: Sendable {
             .flatMap { remove($0.id, reason: .dismissed) }
     }
 
-    /// Closes every notification whose deadline has passed, with reason 1.
+    /// Closes every notification whose deadline has passed, with reason 1; banners not while the user is away.
     public mutating func expire(now: Instant) -> [ServerEvent] {
-        guard !away else { return [] }
         var events: [ServerEvent] = []
         for due in expiries.popDue(at: now) {
             guard let notification = open[due.id], notification.expires == due.deadline else { continue }
+            // A banner waits for the user to come back (`setAway` starts its timeout anew); one
+            // never shown ends for its app while they are away too.
+            if away, notification.state == .presented { continue }
             events += remove(due.id, reason: .expired)
         }
         if expiries.count > 2 * open.count + 64 {

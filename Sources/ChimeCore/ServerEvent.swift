@@ -9,6 +9,9 @@ public enum ServerEvent: Equatable, Sendable {
     case presented(Notification)
     /// Kept without a banner: quiet, held by Focus or for the summary.
     case stored(Notification)
+    /// Kept without a banner, as `stored`, replacing one that was on screen: its banner comes down
+    /// (Withdrawn, reason 4); the app is not told, it is still open.
+    case withdrawn(Notification)
     /// Closed; NotificationClosed goes to everyone, as the spec has it.
     case closed(Notification, CloseReason)
     /// Closed early (reason 1, expired) to keep the open set within `maximumOpen`; the center

@@ -12,6 +12,6 @@ public struct WireHints: HintSource {
 
     init(_ reader: ArgumentReader) { self.reader = reader }
 
-    public var present: UInt32 { slots.present }
+    public var present: UInt64 { slots.present }
     public func value(_ name: HintName) -> BusValue { reader.variant(at: slots.position(name)) }
 }

@@ -355,6 +355,9 @@ public final class Daemon {
             emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
         case .stored, .read, .deleted:
             break
+        case .withdrawn(let notification):
+            // Replaced in place by one that is not shown: its banner comes down, the app is not told.
+            emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.undefined.rawValue)])
         case .snoozed(let notification):
             // Off the screen but still open: presenters hide it, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.dismissed.rawValue)])
@@ -401,7 +404,7 @@ public final class Daemon {
     private func record(_ event: ServerEvent, wall: Int64) {
         guard let store else { return }
         switch event {
-        case .presented(let notification), .stored(let notification), .snoozed(let notification):
+        case .presented(let notification), .stored(let notification), .withdrawn(let notification), .snoozed(let notification):
             if notification.decision?.inCenter != false, !notification.request.hints.transient {
                 store.record(notification, wall: wall)
                 rowsSincePrune += 1
@@ -422,10 +425,10 @@ public final class Daemon {
     /// After a restart: what was held or snoozed is held again, unread counts are as they were,
     /// and docks hear every badge.
     private func resumeCenter(from store: NotificationStore) {
-        attention.resume(store.held().map(decoder.rechecked), now: now)
+        let released = attention.resume(store.held().map(decoder.rechecked), now: now)
         for (id, app) in store.unread() { attention.unread.markUnread(id, app: app) }
         badges.announceAll(attention.unread.takeChanged())
-        apply([])
+        apply(released)
     }
 
     /// NotificationClosed, reason 1, for notifications retired past the open limit, and the center

@@ -13,7 +13,7 @@ struct NotifyFirstLook {
     /// bytes for the call journal.
     let call: ArgumentReader
 
-    private static let stackTags = NotificationHints.stackTagNames.reduce(UInt32(0)) { $0 | 1 << $1.rawValue }
+    private static let stackTags = NotificationHints.stackTagNames.reduce(UInt64(0)) { $0 | 1 << $1.rawValue }
 
     /// Refuses what `NotifyDecoder.decode` refuses, with the same errors.
     init(_ message: Message) throws(RequestError) {

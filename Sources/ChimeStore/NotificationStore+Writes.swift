@@ -53,10 +53,16 @@ extension NotificationStore {
             .text(notification.state.name), .text(notification.sender), .integer(wall),
             .optional(request.hints.desktopEntry), .optional(request.appIcon), .optional(request.hints.stackTag),
             .optional(request.hints.sender), .integer(request.hints.resident ? 1 : 0), .integer(Int64(request.expireTimeout)),
-            .integer(notification.countsAsUnread ? 1 : 0), .integer(Int64(notification.repeatCount)),
+            unreadValue(notification), .integer(Int64(notification.repeatCount)),
             .optional(focus), .optional(snoozeUntil), .null, .optional(request.hints.relevance),
             .optional(KeptHints.json(request)),
         ]
+    }
+
+    /// Unread, or NULL for an update in place that does not interrupt: the row then stays as read
+    /// or unread as it was (`insertSQL`).
+    private func unreadValue(_ notification: Notification) -> SQLiteDatabase.Value {
+        notification.decision?.interrupts == false ? .null : .integer(notification.countsAsUnread ? 1 : 0)
     }
 
     /// Where `row` puts the values a close changes.
@@ -77,11 +83,13 @@ extension NotificationStore {
         INSERT INTO notifications (id, app, app_name, summary, body, actions, category, thread, level, urgency,
             state, sender, created, updated, desktop_entry, icon, stack_tag, person, resident, expire_timeout,
             unread, repeat_count, focus, snooze_until, close_reason, relevance, hints)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+            COALESCE(?20, 0), ?21, ?22, ?23, ?24, ?25, ?26)
         ON CONFLICT(id) DO UPDATE SET app=?2, app_name=?3, summary=?4, body=?5, actions=?6, category=?7,
-            thread=?8, level=?9, urgency=?10, state=?11, sender=?12, updated=?13, close_reason=?24,
+            thread=?8, level=?9, urgency=?10, state=CASE WHEN ?20 IS NULL AND state = 'read' THEN state ELSE ?11 END,
+            sender=?12, updated=?13, close_reason=?24,
             desktop_entry=?14, icon=?15, stack_tag=?16, person=?17, resident=?18, expire_timeout=?19,
-            unread=?20, repeat_count=?21, focus=?22, snooze_until=?23, relevance=?25, hints=?26
+            unread=COALESCE(?20, unread), repeat_count=?21, focus=?22, snooze_until=?23, relevance=?25, hints=?26
         """
 
     /// Writes one row into SQLite (in the open transaction, if any); false when it failed.

@@ -138,7 +138,10 @@ import Testing
         let summary = try #require(ownNotifications(events).first)
         #expect(summary.request.summary == "While Work was on")
         #expect(summary.request.body == "2 notifications from 2 apps")
-        #expect(attention.server.notification(mail.id)?.state == .heldByFocus("work"), "held ones stay in the center")
+        #expect(attention.server.notification(mail.id)?.state == .quiet, "held ones go quietly to the center")
+        #expect(events.contains { if case .stored(let n) = $0 { n.id == mail.id && n.state == .quiet } else { false } })
+        let closed = attention.server.expire(now: at(.monday, "11:00").monotonic + .seconds(5))
+        #expect(Set(closed.compactMap(\.closedID)).isSuperset(of: [mail.id, news.id]), "and end for their apps at their timeouts")
     }
 
     @Test mutating func unknownFocusNamesAreRefused() {

@@ -147,7 +147,6 @@ import Testing
         let kept = try server.notify(.make(timeout: 0), from: ":1.1", now: t0).id
         server.pauseExpiry(hovered, now: t0 + .milliseconds(400))
         server.setAway(true, now: t0 + .milliseconds(500))
-        #expect(server.nextDeadline == nil)
         let late = try server.notify(.make(timeout: 2_000), from: ":1.1", now: t0 + .seconds(1)).id
         #expect(server.expire(now: t0 + .seconds(3_600)).isEmpty)
         #expect(server.count == 4)

@@ -52,6 +52,22 @@ import Testing
         #expect(bus.daemonLog.contains("sound started: event chime-critical"))
     }
 
+    /// Forty updates of one stack tag, as a volume key held down: one sound, not forty.
+    @Test func fortyStackTagUpdatesMakeOneSound() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config + "\n[general]\nrate-limit-burst = 100\n", pulse: pulse)
+        let recording = try pulse.record()
+        let client = try bus.client()
+        for level in 0..<40 {
+            _ = try client.notify(app: "volume", summary: "\(level)%", hints: [("x-dunst-stack-tag", .string("volume"))], timeout: 0)
+        }
+        let daemon = try #require(bus.daemon)
+        #expect(daemon.line(onStderr: true, timeout: 15) { $0.contains("sound finished") } != nil)
+        recording.grow(by: 1.0)
+        #expect(try recording.stopAndMeasure() > 0.05)
+        #expect(bus.daemonLog.components(separatedBy: "sound started").count - 1 == 1, "\(bus.daemonLog)")
+    }
+
     @Test func passiveSuppressedMutedAndHeldAreSilent() throws {
         let pulse = try PulseServer()
         let bus = try TestBus(config: Self.config, pulse: pulse)

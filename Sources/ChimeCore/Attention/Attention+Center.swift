@@ -50,14 +50,22 @@ extension Attention {
     }
 
     /// Puts back what was held or snoozed when chimed last stopped, without announcing it again.
-    public mutating func resume(_ notifications: [Notification], now: Now) {
+    /// What a Focus that ended meanwhile held goes quietly to the center (the events say so to the
+    /// center), as it would have had chimed been running.
+    public mutating func resume(_ notifications: [Notification], now: Now) -> [ServerEvent] {
+        let active = focus.active(modes: settings.focusModes, now: now)?.name
+        var released: [UInt32] = []
         for notification in notifications {
             _ = server.adopt(notification, now: now.monotonic)
-            if case .heldByFocus(let focus) = notification.state, focus == currentFocus?.name {
+            guard case .heldByFocus(let focus) = notification.state else { continue }
+            if focus == active {
                 heldDuringFocus.count += 1
                 heldDuringFocus.apps.insert(notification.appIdentity)
+            } else {
+                released.append(notification.id)
             }
         }
+        return server.release(released, as: .quiet, now: now.monotonic)
     }
 
     /// An app's badge: its unread count, shown unless its badges are off or the Focus hides them.

@@ -87,22 +87,20 @@ public struct Attention: Sendable {
             crossedBudget = true
             apps.update(identity) { $0.overBudget = true }
         }
-        var decision = DeliveryDecision.decide(request, identity: identity, context: .init(
+        let replacing = try server.replacementTarget(for: request, from: sender)
+        let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
             app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
-            locked: locked, muted: muted, overTimeSensitiveBudget: overBudget))
+            locked: locked, muted: muted, overTimeSensitiveBudget: overBudget, replacing: replacing?.state,
+            rateLimit: settings.center.rateLimit, now: now.monotonic), limiter: &rateLimiter)
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
         }
-        // Repeats and rate limits never hold back what must get through (the README's notification center).
-        let mustGetThrough = breaksThrough(request, decision: decision)
-        if !mustGetThrough, case .limited(let newly) = rateLimiter.admit(identity, at: now.monotonic, limit: settings.center.rateLimit) {
+        if case .limited(let newly) = decision.rateLimited {
             if newly { newlyRateLimited.append(identity) }
             if settings.center.rateLimit.action == .refuse {
                 throw .excessNotifications("\(request.appName) sent more than \(settings.center.rateLimit.burst) notifications at once; try again later")
             }
-            decision.banner = false
-            decision.sound = false
         }
         if appSettings.authorization == .provisional, !(apps.record(identity)?.provisionalPrompted ?? true) {
             apps.update(identity) { $0.provisionalPrompted = true }
@@ -110,7 +108,7 @@ public struct Attention: Sendable {
                                 Action(key: Self.actionPrefix + "turn-off", label: "Turn Off")]
         }
         let window = settings.center.repeatWindow
-        let merges = window > .zero && !mustGetThrough && request.replacesID == 0 && id == nil
+        let merges = window > .zero && !decision.mustGetThrough && replacing == nil && id == nil
         let texts = window > .zero ? texts ?? RepeatDetector.Key(request) : nil
         var repeating: UInt32?
         if merges, let texts, let id = repeats.earlier(texts, now: now.monotonic, window: window),
@@ -149,14 +147,6 @@ public struct Attention: Sendable {
                           actions: [Action(key: Self.actionPrefix + "time-sensitive-allow:" + identity, label: "Let Them Through")], now: now)
         }
         return (result.id, events)
-    }
-
-    /// Time-sensitive and critical notifications, and communication from a person the active
-    /// Focus allows: never merged into a repeat and never slowed by a rate limit.
-    private func breaksThrough(_ request: NotificationRequest, decision: DeliveryDecision) -> Bool {
-        if decision.level >= .timeSensitive { return true }
-        guard let focus = activeFocusMode, let person = InterruptionPolicy.person(request) else { return false }
-        return focus.allowsPerson(person)
     }
 
     mutating func settings(for identity: String) -> AppSettings { known(identity).settings }
@@ -266,11 +256,15 @@ public struct Attention: Sendable {
         let active = focus.active(modes: settings.focusModes, now: now)
         guard active != currentFocus else { return [] }
         var events: [ServerEvent] = []
-        if let ended = currentFocus, ended.name != active?.name, heldDuringFocus.count > 0 {
-            let (count, appCount) = (heldDuringFocus.count, heldDuringFocus.apps.count)
-            events += own(summary: "While \(displayName(ended.name)) was on",
-                          body: "\(count) notification\(count == 1 ? "" : "s") from \(appCount) app\(appCount == 1 ? "" : "s")",
-                          actions: [], now: now)
+        if let ended = currentFocus, ended.name != active?.name {
+            // What it held goes quietly to the center, and ends for its apps at their timeouts.
+            events += server.release(server.held(by: ended.name), as: .quiet, now: now.monotonic)
+            if heldDuringFocus.count > 0 {
+                let (count, appCount) = (heldDuringFocus.count, heldDuringFocus.apps.count)
+                events += own(summary: "While \(displayName(ended.name)) was on",
+                              body: "\(count) notification\(count == 1 ? "" : "s") from \(appCount) app\(appCount == 1 ? "" : "s")",
+                              actions: [], now: now)
+            }
         }
         if active?.name != currentFocus?.name { heldDuringFocus = (0, []) }
         currentFocus = active
@@ -304,10 +298,9 @@ public struct Attention: Sendable {
     public mutating func deliverSummary(now: Now) -> [ServerEvent] {
         let held = summaryQueue
         guard !held.isEmpty else { return [] }
-        server.setState(.summarized, of: held.map(\.id))
         let text = ScheduledSummary.text(for: held)
         // Each delivered notification is stored again with its new state, then the summary shown.
-        let delivered = held.compactMap { server.notification($0.id) }.map(ServerEvent.stored)
+        let delivered = server.release(held.map(\.id), as: .summarized, now: now.monotonic)
         return delivered + own(summary: text.summary, body: text.body, actions: [], now: now)
     }
 

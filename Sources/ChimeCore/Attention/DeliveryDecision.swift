@@ -1,5 +1,7 @@
-/// What happens to one notification. Decided in one place, `DeliveryDecision.decide`;
-/// everything else (signals, sound, the center, badges) follows it.
+/// What happens to one notification. Decided in one place, `DeliveryDecision.decide`, from the
+/// notification, what it replaces and every fact around it (settings, rules, Focus, lock, mute,
+/// budget, rate limit); everything else (the screen, signals, sound, the center, badges) follows
+/// it and nothing rewrites it.
 public struct DeliveryDecision: Equatable, Sendable {
     public enum Hold: Equatable, Sendable {
         case focus(String)
@@ -29,6 +31,15 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var chosenSound: String?
     /// The user's rules that shaped it, by name (`chimectl show` says them).
     public var rules: [String] = []
+    /// Time-sensitive or critical, or communication from a person the Focus allows: never merged
+    /// into a repeat and never slowed by a rate limit.
+    public var mustGetThrough = false
+    /// Over the app's rate limit: delivered quietly, or refused when the limit says so.
+    public var rateLimited: RateLimiter.Admission = .admitted
+    /// Interrupts as something new: a new notification, or an update the app asks to interrupt
+    /// (`x-chime-interrupt`). An update in place otherwise plays no sound and leaves a notification
+    /// the person already read as read.
+    public var interrupts = true
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -42,9 +53,17 @@ public struct DeliveryDecision: Equatable, Sendable {
         public var muted = false
         /// The app sent more time-sensitive notifications than its budget allows.
         public var overTimeSensitiveBudget = false
+        /// The open notification this one replaces in place (replaces_id or a stack tag), if any.
+        public var replacing: NotificationState?
+        /// The app's rate limit; nil: not limited.
+        public var rateLimit: CenterSettings.RateLimit?
+        /// When the notification came: the rate limit's clock.
+        public var now = Instant(milliseconds: 0)
 
         public init(app: AppSettings, rules: RuleEffect? = nil, globalPreviews: AppSettings.Previews = .always,
-                    focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false) {
+                    focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false,
+                    replacing: NotificationState? = nil, rateLimit: CenterSettings.RateLimit? = nil,
+                    now: Instant = Instant(milliseconds: 0)) {
             self.app = app
             self.rules = rules
             self.globalPreviews = globalPreviews
@@ -52,10 +71,24 @@ public struct DeliveryDecision: Equatable, Sendable {
             self.locked = locked
             self.muted = muted
             self.overTimeSensitiveBudget = overTimeSensitiveBudget
+            self.replacing = replacing
+            self.rateLimit = rateLimit
+            self.now = now
         }
     }
 
+    /// Without a rate limit: what the notification would get from the facts alone.
     public static func decide(_ request: NotificationRequest, identity: String, context: Context) -> DeliveryDecision {
+        var limiter = RateLimiter()
+        var context = context
+        context.rateLimit = nil
+        return decide(request, identity: identity, context: context, limiter: &limiter)
+    }
+
+    /// `limiter` takes a token for the app unless the notification must get through; its new
+    /// state is the decision's too.
+    public static func decide(_ request: NotificationRequest, identity: String, context: Context,
+                              limiter: inout RateLimiter) -> DeliveryDecision {
         let app = context.rules?.applied(to: context.app) ?? context.app
         // A rule's level is final: past the app's permissions and its budget.
         let ruleLevel = context.rules?.level
@@ -77,7 +110,15 @@ public struct DeliveryDecision: Equatable, Sendable {
             hold = .focus(focus.name)
         }
 
-        let shown = drop == nil && hold == nil && level >= .active
+        // Repeats and rate limits never hold back what must get through (the README's notification center).
+        let mustGetThrough = level >= .timeSensitive
+            || (context.focus.flatMap { focus in InterruptionPolicy.person(request).map(focus.allowsPerson) } ?? false)
+        var rateLimited = RateLimiter.Admission.admitted
+        if drop == nil, !mustGetThrough, let limit = context.rateLimit {
+            rateLimited = limiter.admit(identity, at: context.now, limit: limit)
+        }
+        let interrupts = context.replacing == nil || request.hints.interrupt
+        let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted
         let previews = app.previews ?? context.globalPreviews
         let inCenter = drop == nil && app.showInCenter && !request.hints.transient
         return DeliveryDecision(
@@ -85,7 +126,7 @@ public struct DeliveryDecision: Equatable, Sendable {
             drop: drop,
             hold: hold,
             banner: shown && (app.banners || level == .critical),
-            sound: shown && !request.hints.suppressSound
+            sound: shown && interrupts && !request.hints.suppressSound
                 && (level == .critical || (app.sounds && !context.muted)),
             redacted: previews == .never || (previews == .whenUnlocked && context.locked),
             inCenter: inCenter,
@@ -93,7 +134,10 @@ public struct DeliveryDecision: Equatable, Sendable {
             expires: level != .critical,
             timeout: app.timeout,
             chosenSound: app.sound,
-            rules: context.rules?.rules ?? [])
+            rules: context.rules?.rules ?? [],
+            mustGetThrough: mustGetThrough,
+            rateLimited: rateLimited,
+            interrupts: interrupts)
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;

@@ -39,13 +39,16 @@ public struct UnreadCounts: Sendable {
         if changed.last != app { changed.append(app) }
     }
 
-    /// What an event means for the unread set: anything shown or kept in the center is unread;
+    /// What an event means for the unread set: anything shown or kept in the center is unread,
+    /// except an update in place that does not interrupt (it stays as read or unread as it was);
     /// an action, a reply, a dismissal or the app's own CloseNotification reads it. A banner
     /// that timed out stays unread in the center.
     public mutating func observe(_ event: ServerEvent) {
         switch event {
-        case .presented(let notification), .stored(let notification):
-            if notification.countsAsUnread { markUnread(notification.id, app: notification.appIdentity) }
+        case .presented(let notification), .stored(let notification), .withdrawn(let notification):
+            if notification.countsAsUnread, notification.decision?.interrupts != false {
+                markUnread(notification.id, app: notification.appIdentity)
+            }
         case .closed(let notification, let reason):
             if reason == .dismissed || reason == .closedByCall { markRead(notification.id) }
         case .actionInvoked(let notification, _), .replied(let notification, _):
