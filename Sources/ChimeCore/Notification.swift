@@ -9,6 +9,7 @@ public struct Notification: Equatable, Sendable {
         let id: UInt32
         var request: NotificationRequest
         var sender: String
+        var senderIdentity: SenderIdentity?
         let created: Instant
         /// Unix milliseconds when it came, what people read (`created` is for the clock that
         /// expires it, which stops while the machine sleeps); 0 when not known.
@@ -33,6 +34,12 @@ public struct Notification: Equatable, Sendable {
     public var request: NotificationRequest { get { box.fields.request } set { edit { $0.request = newValue } } }
     /// The unique bus name of the client that sent (or last replaced) it: its signals go there only.
     public var sender: String { get { box.fields.sender } set { edit { $0.sender = newValue } } }
+    /// Who the sender is, as the system says; another connection of the same identity may close
+    /// or replace it. Nil when not known (Chime's own, or one put back after a restart).
+    public var senderIdentity: SenderIdentity? {
+        get { box.fields.senderIdentity }
+        set { edit { $0.senderIdentity = newValue } }
+    }
     public var created: Instant { box.fields.created }
     /// Unix milliseconds when it came (kept when it is replaced, as the center keeps `created`);
     /// 0 when not known.

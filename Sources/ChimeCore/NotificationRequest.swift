@@ -15,6 +15,7 @@ public struct NotificationRequest: Equatable, Sendable {
         var actions: [Action]
         var hints: NotificationHints
         var expireTimeout: Int32
+        var sandboxed = false
     }
 
     private final class Box: Sendable {
@@ -39,6 +40,17 @@ public struct NotificationRequest: Equatable, Sendable {
     }
     /// Milliseconds; -1 = the server's default, 0 = never.
     public var expireTimeout: Int32 { get { box.fields.expireTimeout } set { change { $0.expireTimeout = newValue } } }
+    /// From a sandbox (Flatpak, Snap): its desktop entry is the sandbox's app id, and its app name
+    /// is only for display, never matched by a rule or a Focus's allowed apps.
+    public var sandboxed: Bool { get { box.fields.sandboxed } set { change { $0.sandboxed = newValue } } }
+
+    /// Named by the sandbox it came from, whatever it claims (the README's "Who is sending").
+    public mutating func name(by sandbox: SenderIdentity) {
+        change {
+            $0.hints.desktopEntry = sandbox.id
+            $0.sandboxed = true
+        }
+    }
 
     public init(appName: String, replacesID: UInt32 = 0, appIcon: String? = nil, summary: String,
                 body: String = "", actions: [Action] = [], hints: NotificationHints = .init(),

@@ -17,11 +17,6 @@ public struct NotificationServer: Sendable {
         get { ids.current }
         set { ids.current = newValue }
     }
-    /// The app identities each connected client has notified as, so a client may close
-    /// or replace what another connection of the same app sent (notify-send -r runs anew each time).
-    private var identitiesBySender: [String: Set<String>] = [:]
-    /// The pair `note` saw last: a stream from one client skips two string hashes a Notify.
-    private var lastNoted: (sender: String, identity: String)?
     /// Ids whose image-data is held, oldest first, and the bytes they hold: raw images are big
     /// (64x64 RGBA is 16 KB), so only the newest stay once they pass `imageBudget`.
     private var imageHolders: [UInt32] = []
@@ -62,16 +57,16 @@ public struct NotificationServer: Sendable {
     /// `repeating`: the open notification this one repeats, updated in place with its count raised.
     /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
     /// `id`: the id the caller was already given (`IDSequence`), for a notification that is new.
-    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Instant, wall: Int64 = 0,
-                                decision: DeliveryDecision? = nil, repeating: UInt32? = nil,
+    /// `identity`: who the sender is, as the system says (`SenderIdentity`).
+    public mutating func notify(_ request: NotificationRequest, from sender: String, identity: SenderIdentity? = nil,
+                                now: Instant, wall: Int64 = 0, decision: DeliveryDecision? = nil, repeating: UInt32? = nil,
                                 id given: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
-        var target = try replacementTarget(for: request, from: sender)
+        var target = try replacementTarget(for: request, from: sender, identity: identity)
         var repeatCount = 1
         if target == nil, let repeating, let earlier = open[repeating] {
             target = earlier
             repeatCount = earlier.repeatCount + 1
         }
-        note(request.appIdentity, of: sender)
         let state = decision.map(NotificationState.init) ?? .presented
         let screen = ScreenChange(before: target?.state, after: state)
         // Shown or not, it ends for its app at its timeout (the center keeps it unread).
@@ -81,12 +76,14 @@ public struct NotificationServer: Sendable {
         if var replaced = target {
             replaced.request = request
             replaced.sender = sender
+            replaced.senderIdentity = identity
             replaced.updated = now
             replaced.expires = expires
             notification = replaced
         } else {
             notification = Notification(id: given ?? nextID(), request: request, sender: sender,
                                         created: now, arrived: wall, updated: now, expires: expires)
+            if let identity { notification.senderIdentity = identity }
             order.append(notification.id)
         }
         notification.state = state
@@ -116,15 +113,18 @@ public struct NotificationServer: Sendable {
     }
 
     /// The open notification this request replaces: its replaces_id, else a stack tag of the same
-    /// app. Throws when the caller may not replace it.
-    public func replacementTarget(for request: NotificationRequest, from sender: String) throws(RequestError) -> Notification? {
-        let identity = request.appIdentity
+    /// app sent by the same connection or identity. Throws when the caller may not replace it.
+    public func replacementTarget(for request: NotificationRequest, from sender: String,
+                                  identity: SenderIdentity?) throws(RequestError) -> Notification? {
         if request.replacesID != 0, let existing = open[request.replacesID] {
             guard owns(existing, caller: sender, identity: identity) else { throw .notOwner(request.replacesID) }
             return existing
         }
         if let tag = request.hints.stackTag, !tag.isEmpty {
-            return open.values.first { $0.request.hints.stackTag == tag && $0.appIdentity == identity }
+            let app = request.appIdentity
+            return open.values.first {
+                $0.request.hints.stackTag == tag && $0.appIdentity == app && owns($0, caller: sender, identity: identity)
+            }
         }
         return nil
     }
@@ -143,7 +143,6 @@ public struct NotificationServer: Sendable {
             // closed ids lazily, and is listed once, as the newest. Rare, so a scan.
             if let stale = order[orderStart...].firstIndex(of: notification.id) { order.remove(at: stale) }
             order.append(notification.id)
-            identitiesBySender[notification.sender, default: []].insert(notification.appIdentity)
         }
         open[notification.id] = notification
         if let expires = notification.expires { expiries.insert(notification.id, at: expires) }
@@ -231,10 +230,10 @@ public struct NotificationServer: Sendable {
 
     // MARK: Closing
 
-    /// CloseNotification: only the sender's own app may close it.
-    public mutating func close(_ id: UInt32, caller: String) throws(RequestError) -> [ServerEvent] {
+    /// CloseNotification: only the connection that sent it, or another of the same identity.
+    public mutating func close(_ id: UInt32, caller: String, identity: SenderIdentity? = nil) throws(RequestError) -> [ServerEvent] {
         guard let notification = open[id] else { throw .unknownNotification(id) }
-        guard owns(notification, caller: caller, identity: nil) else { throw .notOwner(id) }
+        guard owns(notification, caller: caller, identity: identity) else { throw .notOwner(id) }
         return remove(id, reason: .closedByCall)
     }
 
@@ -289,25 +288,12 @@ public struct NotificationServer: Sendable {
         return events
     }
 
-    /// A client left the bus: forget which apps it spoke for.
-    public mutating func clientLeft(_ name: String) {
-        identitiesBySender[name] = nil
-        if lastNoted?.sender == name { lastNoted = nil }
-    }
-
-    private mutating func note(_ identity: String, of sender: String) {
-        if let last = lastNoted, last.sender == sender, last.identity == identity { return }
-        identitiesBySender[sender, default: []].insert(identity)
-        lastNoted = (sender, identity)
-    }
-
     // MARK: Internals
 
-    private func owns(_ notification: Notification, caller: String, identity: String?) -> Bool {
-        if notification.sender == caller { return true }
-        let target = notification.appIdentity
-        if identity == target { return true }
-        return identitiesBySender[caller]?.contains(target) ?? false
+    /// The connection that sent it, or another the system says is the same app (a script's
+    /// second gdbus, `notify-send -r` from a new process, a second instance); never a claim alone.
+    private func owns(_ notification: Notification, caller: String, identity: SenderIdentity?) -> Bool {
+        notification.sender == caller || (identity != nil && identity == notification.senderIdentity)
     }
 
     /// `timeout`: the app's, as the user set it; it wins over what the notification asks, urgency

@@ -34,6 +34,8 @@ public final class Daemon {
     let decoder = NotifyDecoder()
     /// Notify's part on the bus thread; it shares the server's ids and the repeat detector's gate.
     let earlyNotify: EarlyNotify
+    /// Who each client is, as the system says; the bus thread and the main thread both ask.
+    let identities = SenderIdentities()
     let options: DaemonOptions
     let configLoader: ConfigLoader
     let appStore: AppStateStore
@@ -79,7 +81,7 @@ public final class Daemon {
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         presenter = PresenterChild(environment: environment, configPath: configLoader.path)
         attention = Attention(settings: settings)
-        earlyNotify = EarlyNotify(ids: attention.server.ids, gate: attention.repeatGate)
+        earlyNotify = EarlyNotify(ids: attention.server.ids, gate: attention.repeatGate, identities: identities)
         earlyNotify.follow(settings)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
@@ -272,6 +274,7 @@ public final class Daemon {
         objects.watchSignals { [unowned self] message in
             if message.interface == "org.freedesktop.DBus", message.member == "NameOwnerChanged" {
                 if case .string(let name) = message.arguments.first, name.hasPrefix(":") {
+                    identities.forget(name)
                     apply(attention.clientLeft(name, now: now))
                 }
             } else {

@@ -29,12 +29,14 @@ final class EarlyNotify: Sendable {
 
     private let ids: IDSequence
     private let gate: RepeatGate
+    /// Asked before any reply goes, while the sender is sure to be on the bus.
+    private let identities: SenderIdentities
     private let refusesOverLimit = Atomic(false)
     /// Where a call answered early is kept until the center has it; none without history.
     private let journal = Mutex<CallJournal?>(nil)
 
-    init(ids: IDSequence, gate: RepeatGate) {
-        (self.ids, self.gate) = (ids, gate)
+    init(ids: IDSequence, gate: RepeatGate, identities: SenderIdentities) {
+        (self.ids, self.gate, self.identities) = (ids, gate, identities)
     }
 
     /// Set from the config (main thread): over its rate limit an app is refused, so no Notify
@@ -54,6 +56,7 @@ final class EarlyNotify: Sendable {
 
     func answer(_ message: Message) -> EarlyAnswer {
         let wall = LocalClock.wallMilliseconds()
+        _ = identities.identity(of: message.sender)
         let journal = journal.withLock { $0 }
         let look: NotifyFirstLook
         do throws(RequestError) {

@@ -30,7 +30,8 @@ extension Daemon {
                     let request = try decoder.decode(reader)
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
-                    let (id, events) = try attention.notify(request, from: call.sender, now: now, id: passed?.id, texts: passed?.texts)
+                    let (id, events) = try attention.notify(request, from: call.sender, system: identities.identity(of: call.sender),
+                                                            now: now, id: passed?.id, texts: passed?.texts)
                     apply(events, wall: now.wall)
                     if let journaled = passed?.journaled { handledInJournal = journaled }
                     return [.uint32(id)]
@@ -44,7 +45,7 @@ extension Daemon {
             "CloseNotification": { [unowned self] call throws(BusError) in
                 guard case .uint32(let id) = call.arguments.first else { return [] }
                 do throws(RequestError) {
-                    apply(try attention.server.close(id, caller: call.sender))
+                    apply(try attention.server.close(id, caller: call.sender, identity: identities.identity(of: call.sender)))
                 } catch {
                     throw BusError(error)
                 }

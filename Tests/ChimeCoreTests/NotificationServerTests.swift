@@ -68,35 +68,37 @@ import Testing
         #expect(try server.notify(.make(replaces: 1), from: ":1.1", now: t0).id == 2)
     }
 
-    @Test mutating func anotherConnectionOfTheSameAppMayReplace() throws {
-        let id = try server.notify(.make(app: "notify-send"), from: ":1.1", now: t0).id
-        #expect(try server.notify(.make(app: "notify-send", replaces: id), from: ":1.2", now: t0).id == id)
+    static let notifySend = SenderIdentity(.executable, "/usr/bin/notify-send")
+    static let gdbus = SenderIdentity(.executable, "/usr/bin/gdbus")
+
+    /// `notify-send -r` runs anew each time: another connection of the same identity replaces.
+    @Test mutating func anotherConnectionOfTheSameIdentityMayReplaceAndClose() throws {
+        let id = try server.notify(.make(app: "notify-send"), from: ":1.1", identity: Self.notifySend, now: t0).id
+        #expect(try server.notify(.make(app: "notify-send", replaces: id), from: ":1.2", identity: Self.notifySend, now: t0).id == id)
         #expect(server.notification(id)?.sender == ":1.2")
+        #expect(try server.close(id, caller: ":1.3", identity: Self.notifySend).first?.closedReason == .closedByCall)
     }
 
     @Test mutating func anotherAppMayNeitherReplaceNorClose() throws {
-        let id = try server.notify(.make(app: "mail", summary: "mine"), from: ":1.1", now: t0).id
+        let id = try server.notify(.make(app: "mail", summary: "mine"), from: ":1.1", identity: Self.notifySend, now: t0).id
         #expect(throws: RequestError.notOwner(id)) {
-            try server.notify(.make(app: "spy", summary: "theirs", replaces: id), from: ":1.9", now: t0)
+            try server.notify(.make(app: "spy", summary: "theirs", replaces: id), from: ":1.9", identity: Self.gdbus, now: t0)
         }
+        #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.9", identity: Self.gdbus) }
         #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.9") }
         #expect(server.notification(id)?.request.summary == "mine")
     }
 
-    @Test mutating func aClientThatNotifiedAsTheAppMayCloseItsNotifications() throws {
-        let id = try server.notify(.make(app: "mail"), from: ":1.1", now: t0).id
-        _ = try server.notify(.make(app: "mail"), from: ":1.2", now: t0)
-        #expect(try server.close(id, caller: ":1.2").first?.closedReason == .closedByCall)
-    }
-
-    @Test mutating func leavingTheBusForgetsWhichAppAClientSpokeFor() throws {
-        let id = try server.notify(.make(app: "mail"), from: ":1.1", now: t0).id
-        _ = try server.notify(.make(app: "mail"), from: ":1.2", now: t0)
-        server.clientLeft(":1.2")
-        #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.2") }
-        // Notifying again as the app, it speaks for the app again.
-        _ = try server.notify(.make(app: "mail"), from: ":1.2", now: t0)
-        #expect(try server.close(id, caller: ":1.2").first?.closedReason == .closedByCall)
+    /// Claiming the app's name or desktop entry is not being it: another identity may neither
+    /// replace nor close, and its stack tag starts a notification of its own.
+    @Test mutating func aClaimAloneGivesNoOwnership() throws {
+        let tag: [String: BusValue] = ["x-dunst-stack-tag": .string("inbox"), "desktop-entry": .string("mail")]
+        let id = try server.notify(.make(app: "mail", hints: tag), from: ":1.1", identity: Self.notifySend, now: t0).id
+        #expect(throws: RequestError.notOwner(id)) {
+            try server.notify(.make(app: "mail", replaces: id, hints: tag), from: ":1.2", identity: Self.gdbus, now: t0)
+        }
+        #expect(try server.notify(.make(app: "mail", hints: tag), from: ":1.2", identity: Self.gdbus, now: t0).id != id)
+        #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.2", identity: nil) }
     }
 
     @Test mutating func closingAnUnknownIdIsAnError() {
@@ -105,8 +107,11 @@ import Testing
 
     @Test(arguments: ["x-canonical-private-synchronous", "x-dunst-stack-tag", "synchronous", "private-synchronous"])
     mutating func stackTagsReplaceWithinTheSameApp(tag: String) throws {
-        let volume = try server.notify(.make(app: "vol", summary: "10%", hints: [tag: .string("volume")]), from: ":1.1", now: t0).id
-        let again = try server.notify(.make(app: "vol", summary: "20%", hints: [tag: .string("volume")]), from: ":1.2", now: t0).id
+        // A volume script runs notify-send anew for each key press: a new connection of the same identity.
+        let volume = try server.notify(.make(app: "vol", summary: "10%", hints: [tag: .string("volume")]), from: ":1.1",
+                                       identity: Self.notifySend, now: t0).id
+        let again = try server.notify(.make(app: "vol", summary: "20%", hints: [tag: .string("volume")]), from: ":1.2",
+                                      identity: Self.notifySend, now: t0).id
         let otherApp = try server.notify(.make(app: "other", hints: [tag: .string("volume")]), from: ":1.3", now: t0).id
         #expect(again == volume)
         #expect(otherApp != volume)

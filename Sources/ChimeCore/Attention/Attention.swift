@@ -63,10 +63,14 @@ public struct Attention: Sendable {
 
     /// `id`: the id the bus thread already answered with (`RepeatGate` made sure the request
     /// repeats nothing open and replaces nothing). `texts`: the key of its texts the bus thread
-    /// made (`RepeatDetector.Key`), else one is made here.
-    public mutating func notify(_ request: NotificationRequest, from sender: String, now: Now, id: UInt32? = nil,
+    /// made (`RepeatDetector.Key`), else one is made here. `system`: who the sender is, as the
+    /// system says; a sandboxed app is named by its sandbox, whatever desktop entry it claims.
+    public mutating func notify(_ request: NotificationRequest, from sender: String, system: SenderIdentity? = nil,
+                                now: Now, id: UInt32? = nil,
                                 texts: RepeatDetector.Key? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
+        var request = request
+        if let system, system.isSandboxed { request.name(by: system) }
         let identity = request.appIdentity
         var app = known(identity)
         if !app.registered {
@@ -76,7 +80,6 @@ public struct Attention: Sendable {
         let appSettings = app.settings
         let rules = rules(for: request)
         for name in rules?.rules ?? [] { ruleMatches[name, default: 0] += 1 }
-        var request = request
         let requested = rules?.level ?? InterruptionPolicy.level(request, app: appSettings)
         var overBudget = app.overBudget
         var crossedBudget = false
@@ -87,7 +90,7 @@ public struct Attention: Sendable {
             crossedBudget = true
             apps.update(identity) { $0.overBudget = true }
         }
-        let replacing = try server.replacementTarget(for: request, from: sender)
+        let replacing = try server.replacementTarget(for: request, from: sender, identity: system)
         let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
             app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, overTimeSensitiveBudget: overBudget, replacing: replacing?.state,
@@ -118,8 +121,8 @@ public struct Attention: Sendable {
             let keys = Set(request.actions.map(\.key))
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
         }
-        let result = try server.notify(request, from: sender, now: now.monotonic, wall: now.wall, decision: decision,
-                                       repeating: repeating, id: id)
+        let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
+                                       decision: decision, repeating: repeating, id: id)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         // Usually nothing came before: take the array rather than copy each event into another.
         if events.isEmpty { events = result.events } else { events += result.events }
@@ -241,7 +244,6 @@ public struct Attention: Sendable {
 
     /// A client left the bus: its inhibitors end with it.
     public mutating func clientLeft(_ name: String, now: Now) -> [ServerEvent] {
-        server.clientLeft(name)
         focus.release(owner: name)
         return refreshFocus(now: now)
     }

@@ -145,7 +145,8 @@ public struct DeliveryDecision: Equatable, Sendable {
     static func allows(_ focus: FocusMode, _ request: NotificationRequest, identity: String, level: InterruptionLevel) -> Bool {
         if level == .critical { return true }
         if level == .timeSensitive, focus.allowsTimeSensitive { return true }
-        if focus.allowedApps.contains(identity) || focus.allowedApps.contains(request.appName) { return true }
+        if focus.allowedApps.contains(identity) { return true }
+        if !request.sandboxed, focus.allowedApps.contains(request.appName) { return true }
         if let person = InterruptionPolicy.person(request), focus.allowsPerson(person) { return true }
         return false
     }

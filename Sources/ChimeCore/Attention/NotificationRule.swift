@@ -4,7 +4,7 @@
 public struct NotificationRule: Equatable, Sendable {
     /// What a pattern is matched against.
     public enum Field: String, CaseIterable, Sendable {
-        /// The app name, or the desktop entry: either matching is enough.
+        /// The app name, or the desktop entry: either matching is enough (a sandboxed app's name is not matched).
         case app
         case summary
         /// The body's text, its markup taken out.
@@ -49,7 +49,7 @@ public struct NotificationRule: Equatable, Sendable {
         for criterion in criteria {
             let pattern = criterion.pattern
             let matched = switch criterion.field {
-            case .app: pattern.matches(request.appName) || request.hints.desktopEntry.map(pattern.matches) == true
+            case .app: (!request.sandboxed && pattern.matches(request.appName)) || request.hints.desktopEntry.map(pattern.matches) == true
             case .summary: pattern.matches(request.summary)
             case .body: pattern.matches(bodyText ?? { bodyText = MarkupText.plain(request.body); return bodyText! }())
             case .category: request.hints.category.map(pattern.matches) == true

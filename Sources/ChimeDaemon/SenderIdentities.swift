@@ -1,0 +1,64 @@
+import ChimeCore
+import ChimeDBus
+import ChimeGLib
+import Glibc
+import Synchronization
+
+/// Who each bus connection is, as the system says (the README's "Who is sending"): the bus's
+/// `GetConnectionCredentials` gives the process, /proc says what it is (`SenderIdentity`).
+/// Asked once per connection, on a connection of its own so either thread may ask and block;
+/// forgotten when the connection leaves the bus.
+///
+/// The bus thread asks before it answers a Notify, so the sender is still on the bus then
+/// (notify-send leaves as soon as it has its reply).
+final class SenderIdentities: Sendable {
+    /// nil when the bus could not be reached: every identity is then unknown.
+    private let lookup: Mutex<BusConnection?>
+    private let known = Mutex<[String: SenderIdentity?]>([:])
+    /// Where processes are described: /proc, or a tree of the same shape in tests.
+    private let procRoot: String
+
+    init(address: String? = nil, procRoot: String = "/proc") {
+        lookup = Mutex(try? BusConnection(address: address))
+        self.procRoot = procRoot
+    }
+
+    /// The identity of `sender`, asked of the bus and /proc the first time it is seen.
+    func identity(of sender: String?) -> SenderIdentity? {
+        guard let sender, sender.hasPrefix(":") else { return nil }
+        if let cached = known.withLock({ $0[sender] }) { return cached }
+        let identity = processID(of: sender).flatMap(describe)
+        known.withLock { $0[sender] = identity }
+        return identity
+    }
+
+    func forget(_ sender: String) {
+        _ = known.withLock { $0.removeValue(forKey: sender) }
+    }
+
+    private func processID(of sender: String) -> Int32? {
+        lookup.withLock { connection -> Int32? in
+            guard let reply = try? connection?.busCall("GetConnectionCredentials", [.string(sender)]),
+                  case .uint32(let pid)? = reply.first?.vardictEntries?["ProcessID"]?.unwrapped else { return nil }
+            return Int32(bitPattern: pid)
+        }
+    }
+
+    /// What /proc says of process `pid`.
+    func describe(_ pid: Int32) -> SenderIdentity? {
+        let process = "\(procRoot)/\(pid)"
+        let flatpak = try? FileContents.read(process + "/root/.flatpak-info").map { text -> String? in
+            let file = KeyFile()
+            return file.load(text) == nil ? file.string("Application", "name") : nil
+        }.get()
+        let cgroup = try? FileContents.read(process + "/cgroup").get()
+        return SenderIdentity.derive(flatpakApp: flatpak ?? nil, cgroup: cgroup, executable: Self.link(process + "/exe"))
+    }
+
+    private static func link(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
