@@ -162,7 +162,7 @@ public struct ConfigLoader {
         case ("summary", true): allowed = ["times"]
         case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output"]
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
-        case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "schedule"]
+        case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "hide-previews", "schedule"]
         case ("app", false): allowed = AppSettings.keys
         case ("rule", false): allowed = Self.ruleKeys
         default:
@@ -230,7 +230,8 @@ public struct ConfigLoader {
             mode.allowedApps = Set(file.list(group, "allowed-apps"))
             mode.allowedPeople = Set(file.list(group, "allowed-people").map { $0.lowercased() })
             for (key, apply) in [("allow-time-sensitive", { (mode: inout FocusMode, on: Bool) in mode.allowsTimeSensitive = on }),
-                                 ("hide-badges", { (mode: inout FocusMode, on: Bool) in mode.hidesBadges = on })] {
+                                 ("hide-badges", { (mode: inout FocusMode, on: Bool) in mode.hidesBadges = on }),
+                                 ("hide-previews", { (mode: inout FocusMode, on: Bool) in mode.hidesPreviews = on })] {
                 guard let text = value(key) else { continue }
                 guard let on = AppSettings.bool(text) else { throw fail(key, "'\(text)' is not true or false") }
                 apply(&mode, on)

@@ -531,6 +531,8 @@ public final class Daemon {
         Log.info(name.isEmpty ? "Focus off" : "Focus \(name) on (\(attention.currentFocus!.source.rawValue))")
         emitControl("FocusChanged", [.string(name), focusStatus()])
         control.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("ActiveFocus", .string(name))])
+        objects.emitPropertiesChanged(path: Self.notificationsPath, interface: notificationsSpec,
+                                      [("Inhibited", .bool(attention.focus.sharing))])
     }
 
     /// For an action chosen where no presenter made a token (chimectl, a bar): an X11

@@ -36,6 +36,10 @@ extension Daemon {
                 daemon.attention.focusOff(now: daemon.now)
             },
             "FocusStatus": { [unowned self] _ in [focusStatus()] },
+            "SetSharing": acting { daemon, call throws(RequestError) in
+                guard case .bool(let sharing) = call.arguments[0] else { return [] }
+                return daemon.attention.setSharing(sharing, now: daemon.now)
+            },
             "Inhibit": { [unowned self] call throws(BusError) in
                 guard case .string(let application) = call.arguments[0], case .string(let reason) = call.arguments[1] else { return [] }
                 let focus = call.arguments[2].vardictEntries?["focus"]?.string ?? FocusMode.doNotDisturb
@@ -63,6 +67,7 @@ extension Daemon {
             ("display-name", .string(active.map { attention.displayName($0.name) } ?? "")),
             ("source", .string(active?.source.rawValue ?? "")),
             ("until", .int64(active?.until ?? 0)),
+            ("sharing", .bool(attention.focus.sharing)),
             ("inhibitors", .array(elementSignature: "a{sv}", attention.focus.inhibitors.map { inhibitor in
                 .vardict([("cookie", .uint32(inhibitor.cookie)), ("focus", .string(inhibitor.focus)),
                           ("application", .string(inhibitor.application)), ("reason", .string(inhibitor.reason))])

@@ -17,6 +17,7 @@ enum Commands {
         case "watch": try watch(&rest)
         case "focus": try FocusCommands.focus(&rest)
         case "dnd": try FocusCommands.dnd(&rest)
+        case "sharing": try FocusCommands.sharing(&rest)
         case "apps": try AppCommands.apps(&rest)
         case "rules": try RuleCommands.rules(&rest)
         case "summary": try summary(&rest)

@@ -43,6 +43,24 @@ enum FocusCommands {
         }
     }
 
+    /// `chimectl sharing on|off|status`: for a screencast portal's hooks (xdg-desktop-portal-wlr's
+    /// `exec_before` and `exec_after`). `status` exits 0 while the screen is shared, 1 when not.
+    static func sharing(_ arguments: inout Arguments) throws(CommandLineError) {
+        let command = arguments.next()
+        try arguments.done()
+        let client = try ControlClient()
+        switch command {
+        case "on", "off":
+            _ = try client.call("SetSharing", [.bool(command == "on")])
+        case "status":
+            break
+        default: throw .usage("sharing needs on, off or status")
+        }
+        let sharing = try client.call("FocusStatus").first?.vardictEntries?["sharing"]?.bool ?? false
+        print(sharing ? "sharing: on (only critical notifications show, their previews hidden)" : "sharing: off")
+        if command == "status", !sharing { exit(1) }
+    }
+
     /// `--for DURATION` or `--until HH:MM`, checked here so mistakes get the usage (exit 2).
     private static func timing(_ arguments: inout Arguments) throws(CommandLineError) -> [(String, BusValue)] {
         if let text = try arguments.option("--for") {

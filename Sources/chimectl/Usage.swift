@@ -38,6 +38,8 @@ enum Usage {
       focus inhibit [NAME] -- COMMAND [ARGS]
                                run COMMAND with a Focus on (default dnd)
       dnd on|off|toggle        Do Not Disturb
+      sharing on|off|status    the screen is shared: only critical notifications show, previews
+                               hidden (for a screencast portal's exec_before/exec_after hooks)
       apps list [--json]       apps Chime knows and their main settings
       apps show APP [--json]   every setting of an app
       apps set APP KEY=VALUE   change a setting; kept across restarts

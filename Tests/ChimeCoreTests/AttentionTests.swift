@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test mutating func unknownFocusNamesAreRefused() {
-        #expect(throws: RequestError.unknownName("no Focus named 'gym'; Focus modes: dnd, work")) {
+        #expect(throws: RequestError.unknownName("no Focus named 'gym'; Focus modes: dnd, sharing, work")) {
             try attention.focusOn("gym", until: nil, now: at(.monday, "10:00"))
         }
     }
@@ -170,7 +170,7 @@ import Testing
 
     @Test mutating func aScheduledFocusStartsAndEndsWithTheClock() throws {
         var settings = attention.settings
-        settings.focusModes[1].schedules = [try FocusSchedule.parse("mon-fri 22:00-07:00").get()]
+        settings.focusModes[settings.focusModes.firstIndex { $0.name == "work" }!].schedules = [try FocusSchedule.parse("mon-fri 22:00-07:00").get()]
         _ = attention.apply(settings, now: at(.monday, "21:00"))
         _ = attention.tick(now: at(.monday, "21:59"))
         #expect(attention.currentFocus == nil)

@@ -274,9 +274,20 @@ public struct Attention: Sendable {
         return events
     }
 
-    /// "dnd" reads as "Do Not Disturb"; other names as the config spells them, capitalised.
+    /// "dnd" reads as "Do Not Disturb", "sharing" as "Screen Sharing"; other names as the config
+    /// spells them, capitalised.
     public func displayName(_ focus: String) -> String {
-        focus == FocusMode.doNotDisturb ? "Do Not Disturb" : focus.prefix(1).uppercased() + focus.dropFirst()
+        switch focus {
+        case FocusMode.doNotDisturb: "Do Not Disturb"
+        case FocusMode.sharing: "Screen Sharing"
+        default: focus.prefix(1).uppercased() + focus.dropFirst()
+        }
+    }
+
+    /// `chimectl sharing on|off`: the screen is shared (a portal's hooks say so).
+    public mutating func setSharing(_ on: Bool, now: Now) -> [ServerEvent] {
+        focus.sharedByHand = on
+        return refreshFocus(now: now)
     }
 
     // MARK: Time passing

@@ -7,7 +7,7 @@ public struct ChimeSettings: Equatable, Sendable {
     public var previews: AppSettings.Previews = .always
     /// Time-sensitive notifications an app may send in an hour before they arrive as active.
     public var timeSensitiveBudget = 3
-    public var focusModes: [FocusMode] = [FocusMode(name: FocusMode.doNotDisturb)]
+    public var focusModes: [FocusMode] = FocusMode.builtIn
     public var summaryTimes: [ClockTime] = []
     public var sounds = SoundSettings()
     public var center = CenterSettings()

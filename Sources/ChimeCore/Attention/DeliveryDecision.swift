@@ -128,7 +128,7 @@ public struct DeliveryDecision: Equatable, Sendable {
             banner: shown && (app.banners || level == .critical),
             sound: shown && interrupts && !request.hints.suppressSound
                 && (level == .critical || (app.sounds && !context.muted)),
-            redacted: previews == .never || (previews == .whenUnlocked && context.locked),
+            redacted: previews == .never || (previews == .whenUnlocked && context.locked) || context.focus?.hidesPreviews == true,
             inCenter: inCenter,
             countsTowardBadge: inCenter && app.badges,
             expires: level != .critical,

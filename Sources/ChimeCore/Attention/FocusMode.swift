@@ -7,11 +7,25 @@ public struct FocusMode: Equatable, Sendable {
     public var allowedPeople: Set<String> = []
     public var allowsTimeSensitive = true
     public var hidesBadges = false
+    /// What it lets through is shown with its preview hidden (the sharing Focus).
+    public var hidesPreviews = false
     public var schedules: [FocusSchedule] = []
 
     public static let doNotDisturb = "dnd"
+    /// On while the screen is shared or mirrored: KDE's inhibition API (a screencast portal calls
+    /// it), or `chimectl sharing on` from a portal's hooks.
+    public static let sharing = "sharing"
 
     public init(name: String) { self.name = name }
+
+    /// The Focus modes that always exist: Do Not Disturb, and screen sharing, which lets only
+    /// critical notifications through and hides their previews (Apple's default while mirroring).
+    public static var builtIn: [FocusMode] {
+        var sharing = FocusMode(name: Self.sharing)
+        sharing.allowsTimeSensitive = false
+        sharing.hidesPreviews = true
+        return [FocusMode(name: doNotDisturb), sharing]
+    }
 
     public func allowsPerson(_ person: String) -> Bool {
         allowedPeople.contains(person.lowercased())

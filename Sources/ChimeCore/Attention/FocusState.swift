@@ -1,7 +1,7 @@
 /// Which Focus is on and why: a manual choice (with an optional end), inhibitors held by
 /// clients, or a schedule. At most one Focus is active.
 public struct FocusState: Equatable, Sendable {
-    public enum Source: String, Sendable { case manual, inhibitor, schedule }
+    public enum Source: String, Sendable { case manual, inhibitor, schedule, sharing }
 
     public struct Active: Equatable, Sendable {
         public var name: String
@@ -27,15 +27,22 @@ public struct FocusState: Equatable, Sendable {
     private var manual: Manual?
     public private(set) var inhibitors: [Inhibitor] = []
     private var lastCookie: UInt32 = 0
+    /// `chimectl sharing on`: the screen is shared, said by a portal's hook.
+    public var sharedByHand = false
 
     public init() {}
 
-    /// The active Focus at `now`, given the modes from config.
+    /// Whether the screen is shared: by hand, or while a client holds KDE's inhibition.
+    public var sharing: Bool { sharedByHand || inhibitors.contains { $0.focus == FocusMode.sharing } }
+
+    /// The active Focus at `now`, given the modes from config. Sharing the screen wins over any
+    /// other: what is on it is seen by others.
     public func active(modes: [FocusMode], now: Now) -> Active? {
+        if sharing { return Active(name: FocusMode.sharing, source: .sharing, until: nil) }
         if case .on(let name, let until)? = manual, until.map({ now.wall < $0 }) ?? true {
             return Active(name: name, source: .manual, until: until)
         }
-        if let inhibitor = inhibitors.last {
+        if let inhibitor = inhibitors.last(where: { $0.focus != FocusMode.sharing }) {
             return Active(name: inhibitor.focus, source: .inhibitor, until: nil)
         }
         if let scheduled = modes.first(where: { $0.isScheduled(at: now.local) }) {
