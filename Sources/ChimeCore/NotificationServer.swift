@@ -108,6 +108,13 @@ public struct NotificationServer: Sendable {
         case .withdraw: [.withdrawn(notification)]
         case .none: [.stored(notification)]
         }
+        if screen == .show, let previous = decision?.takesOver, previous != notification.id,
+           var earlier = open[previous], earlier.state == .presented {
+            // Its thread's banner shows it now; the earlier one stays open, without a banner.
+            earlier.state = .quiet
+            open[previous] = earlier
+            events = [.updated(notification, replacing: previous), .stored(earlier)]
+        }
         events += retireOverLimit()
         return (notification.id, events)
     }

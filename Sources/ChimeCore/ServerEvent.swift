@@ -7,6 +7,9 @@
 public enum ServerEvent: Equatable, Sendable {
     /// Shown, or replaced in place when the id was already shown.
     case presented(Notification)
+    /// Shown in place of its thread's banner (`replacing`, which stays open without one): a burst
+    /// in one thread interrupts once (Updated on the control interface).
+    case updated(Notification, replacing: UInt32)
     /// Kept without a banner: quiet, held by Focus or for the summary.
     case stored(Notification)
     /// Kept without a banner, as `stored`, replacing one that was on screen: its banner comes down

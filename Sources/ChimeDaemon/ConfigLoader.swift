@@ -28,9 +28,9 @@ public struct ConfigLoader {
     }
 
     /// A missing file means the defaults, unless it is `required`.
-    public func load(base: ServerSettings) -> Result<ChimeSettings, Failure> {
-        var settings = ChimeSettings()
-        settings.server = base
+    /// `base`: what the config's values go over (chimed's command line).
+    public func load(base: ChimeSettings) -> Result<ChimeSettings, Failure> {
+        var settings = base
         let text: String
         switch FileContents.read(path) {
         case .success(let contents): text = contents
@@ -132,6 +132,12 @@ public struct ConfigLoader {
             }
             center.repeatWindow = .seconds(DurationText.seconds(text) ?? 0)
         }
+        if let text = value("thread-cooldown") {
+            guard text == "0" || DurationText.seconds(text) != nil else {
+                throw fail("thread-cooldown", "'\(text)' is not a duration such as 2m or 30s (0 turns it off)")
+            }
+            center.threadCooldown = .seconds(DurationText.seconds(text) ?? 0)
+        }
         if let burst = try integer("rate-limit-burst", 1...100_000, value, fail) { center.rateLimit.burst = burst }
         if let rate = try integer("rate-limit-per-minute", 1...1_000_000, value, fail) { center.rateLimit.perMinute = rate }
         if let text = value("rate-limit-action") {
@@ -157,7 +163,7 @@ public struct ConfigLoader {
         let allowed: [String]
         switch (kind, name.isEmpty) {
         case ("general", true):
-            allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window",
+            allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window", "thread-cooldown",
                        "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
         case ("summary", true): allowed = ["times"]
         case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output"]

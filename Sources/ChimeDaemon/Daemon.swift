@@ -71,9 +71,8 @@ public final class Daemon {
         configLoader = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment),
                                     required: options.configPath != nil)
         appStore = AppStateStore(path: AppStateStore.defaultPath(environment: environment))
-        var settings = ChimeSettings()
-        settings.server.defaultTimeout = options.defaultTimeout
-        switch configLoader.load(base: settings.server) {
+        var settings = options.baseSettings
+        switch configLoader.load(base: settings) {
         case .success(let loaded): settings = loaded
         case .failure(let failure): Log.warning("\(failure); using the default settings")
         }
@@ -129,7 +128,7 @@ public final class Daemon {
 
     /// Rereads the config; a bad file changes nothing and the error says where it is wrong.
     func reload() -> ConfigLoader.Failure? {
-        switch configLoader.load(base: ServerSettings(defaultTimeout: options.defaultTimeout)) {
+        switch configLoader.load(base: options.baseSettings) {
         case .success(let settings):
             apply(attention.apply(settings, now: now))
             earlyNotify.follow(attention.settings)
@@ -356,6 +355,9 @@ public final class Daemon {
         switch event {
         case .presented(let notification):
             emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
+        case .updated(let notification, let previous):
+            emitControl("Updated", [.uint32(notification.id), .uint32(previous),
+                                    NotificationRecord.busValue(notification, asPresented: true)])
         case .stored, .read, .deleted:
             break
         case .withdrawn(let notification):
@@ -407,7 +409,8 @@ public final class Daemon {
     private func record(_ event: ServerEvent, wall: Int64) {
         guard let store else { return }
         switch event {
-        case .presented(let notification), .stored(let notification), .withdrawn(let notification), .snoozed(let notification):
+        case .presented(let notification), .updated(let notification, _), .stored(let notification), .withdrawn(let notification),
+             .snoozed(let notification):
             if notification.decision?.inCenter != false, !notification.request.hints.transient {
                 store.record(notification, wall: wall)
                 rowsSincePrune += 1

@@ -86,6 +86,15 @@ public final class PopupPresenter {
         arrange()
     }
 
+    /// Shows a notification where `previous` was shown (its thread's banner), or as a new one.
+    public func show(_ content: BannerContent, replacing previous: UInt32) {
+        guard contents.contains(where: { $0.id == previous }) else { return show(content) }
+        contents.removeAll { $0.id == content.id }
+        if let index = contents.firstIndex(where: { $0.id == previous }) { contents[index] = content }
+        windows[previous] = nil
+        arrange()
+    }
+
     public func hide(_ id: UInt32) {
         guard let index = contents.firstIndex(where: { $0.id == id }) else { return }
         contents.remove(at: index)

@@ -62,6 +62,11 @@ enum PresenterProcess {
                 if arguments.count == 2, case .uint32(let id) = arguments[0] {
                     presenter.show(BannerContent(id: id, record: arguments[1].vardictEntries ?? [:]))
                 }
+            case (controlName, "Updated"):
+                let arguments = message.arguments
+                if arguments.count == 3, case .uint32(let id) = arguments[0], case .uint32(let previous) = arguments[1] {
+                    presenter.show(BannerContent(id: id, record: arguments[2].vardictEntries ?? [:]), replacing: previous)
+                }
             case (controlName, "Withdrawn"):
                 if case .uint32(let id)? = message.arguments.first { presenter.hide(id) }
             case ("org.freedesktop.DBus", "NameOwnerChanged"), ("org.freedesktop.DBus.Local", "Disconnected"):

@@ -18,6 +18,10 @@ enum WatchEvent {
             let notification = arguments.count > 1 ? arguments[1].vardictEntries ?? [:] : [:]
             return JSONText.object([("event", .string("presented")), ("id", .uint32(id)),
                                     ("notification", .vardict(Commands.ordered(notification)))])
+        case (ControlClient.name, "Updated"):
+            guard arguments.count == 3, case .uint32(let previous) = arguments[1] else { return nil }
+            return JSONText.object([("event", .string("updated")), ("id", .uint32(id)), ("previous", .uint32(previous)),
+                                    ("notification", .vardict(Commands.ordered(arguments[2].vardictEntries ?? [:])))])
         case (ControlClient.name, "Withdrawn"), ("org.freedesktop.Notifications", "NotificationClosed"):
             guard arguments.count > 1, case .uint32(let code) = arguments[1] else { return nil }
             let event = message.member == "Withdrawn" ? "withdrawn" : "closed"

@@ -8,7 +8,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(UUID().uuidString).conf").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return ConfigLoader(path: path).load(base: ServerSettings()).mapError { failure in
+        return ConfigLoader(path: path).load(base: ChimeSettings()).mapError { failure in
             ConfigLoader.Failure(description: failure.description.replacingOccurrences(of: path, with: "chime.conf"))
         }
     }
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func aMissingFileMeansDefaults() throws {
-        let settings = try ConfigLoader(path: "/nonexistent/chime.conf").load(base: ServerSettings()).get()
+        let settings = try ConfigLoader(path: "/nonexistent/chime.conf").load(base: ChimeSettings()).get()
         #expect(settings == ChimeSettings())
     }
 

@@ -32,12 +32,15 @@ public struct AppSettings: Equatable, Sendable {
     public var marketing = false
     public var delivery: Delivery = .immediate
     public var showInCenter = true
+    /// How long after one of its threads interrupted the thread's next notifications update its
+    /// banner quietly; nil = `[general] thread-cooldown`, zero = every notification interrupts.
+    public var threadCooldown: Duration?
 
     public init() {}
 
     /// Setting names as config keys and `chimectl apps set` use them.
     public static let keys = ["authorization", "banners", "timeout", "sounds", "sound", "badges", "previews", "time-sensitive",
-                              "critical-alerts", "marketing", "delivery", "show-in-center"]
+                              "critical-alerts", "marketing", "delivery", "show-in-center", "thread-cooldown"]
 
     /// Sets one key from its text form, or says why the value does not fit.
     public mutating func set(_ key: String, to text: String) -> String? {
@@ -86,6 +89,14 @@ public struct AppSettings: Equatable, Sendable {
         case "critical-alerts": guard let value = bool() else { return notBool }; criticalAlerts = value
         case "marketing": guard let value = bool() else { return notBool }; marketing = value
         case "show-in-center": guard let value = bool() else { return notBool }; showInCenter = value
+        case "thread-cooldown":
+            switch text.lowercased() {
+            case "default": threadCooldown = nil
+            case "0": threadCooldown = .zero
+            default:
+                guard let seconds = DurationText.seconds(text) else { return "'\(text)' is not a duration such as 2m, 0 or default" }
+                threadCooldown = .seconds(seconds)
+            }
         default:
             return "unknown setting '\(key)'; settings are: " + Self.keys.joined(separator: ", ")
         }
@@ -118,7 +129,8 @@ public struct AppSettings: Equatable, Sendable {
          ("sound", sound ?? "default"),
          ("badges", "\(badges)"), ("previews", previews?.rawValue ?? "default"),
          ("time-sensitive", "\(timeSensitive)"), ("critical-alerts", "\(criticalAlerts)"),
-         ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)")]
+         ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)"),
+         ("thread-cooldown", threadCooldown.map { "\($0.components.seconds)s" } ?? "default")]
     }
 
     private var timeoutText: String {

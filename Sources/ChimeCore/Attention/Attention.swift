@@ -38,6 +38,7 @@ public struct Attention: Sendable {
     /// The center's unread notifications per app; the daemon feeds it every event.
     public var unread = UnreadCounts()
     private var rateLimiter = RateLimiter()
+    private var threads = ThreadCooldowns()
     private var repeats = RepeatDetector()
     /// What the bus thread reads of the texts a new notification could repeat.
     public var repeatGate: RepeatGate { repeats.gate }
@@ -91,10 +92,15 @@ public struct Attention: Sendable {
             apps.update(identity) { $0.overBudget = true }
         }
         let replacing = try server.replacementTarget(for: request, from: sender, identity: system)
+        let thread = ThreadCooldowns.Key(request)
+        let cooldown = appSettings.threadCooldown ?? settings.center.threadCooldown
+        let cooling = replacing == nil ? threads.cooling(thread, now: now.monotonic, cooldown: cooldown).map { entry in
+            ThreadCooldowns.Cooling(banner: server.notification(entry.banner)?.state == .presented ? entry.banner : nil)
+        } : nil
         let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
             app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, overTimeSensitiveBudget: overBudget, replacing: replacing?.state,
-            rateLimit: settings.center.rateLimit, now: now.monotonic), limiter: &rateLimiter)
+            rateLimit: settings.center.rateLimit, now: now.monotonic, cooling: cooling), limiter: &rateLimiter)
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
@@ -124,6 +130,13 @@ public struct Attention: Sendable {
         let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
                                        decision: decision, repeating: repeating, id: id)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
+        if cooldown > .zero, replacing == nil, repeating == nil, decision.banner {
+            if decision.quietInThread {
+                threads.tookOver(thread, id: result.id)
+            } else {
+                threads.interrupted(thread, id: result.id, at: now.monotonic, cooldown: cooldown)
+            }
+        }
         // Usually nothing came before: take the array rather than copy each event into another.
         if events.isEmpty { events = result.events } else { events += result.events }
         // A repeat plays no sound again; most notifications play none at all, so the

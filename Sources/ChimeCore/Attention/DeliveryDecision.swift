@@ -40,6 +40,11 @@ public struct DeliveryDecision: Equatable, Sendable {
     /// (`x-chime-interrupt`). An update in place otherwise plays no sound and leaves a notification
     /// the person already read as read.
     public var interrupts = true
+    /// Its thread interrupted within its cooldown: it makes no sound, and takes over the thread's
+    /// banner (`takesOver`) when that is on screen.
+    public var quietInThread = false
+    /// The thread's banner on screen that this one updates in place, under its own id.
+    public var takesOver: UInt32?
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -59,11 +64,13 @@ public struct DeliveryDecision: Equatable, Sendable {
         public var rateLimit: CenterSettings.RateLimit?
         /// When the notification came: the rate limit's clock.
         public var now = Instant(milliseconds: 0)
+        /// Its thread, while the thread's cooldown runs (`ThreadCooldowns`).
+        public var cooling: ThreadCooldowns.Cooling?
 
         public init(app: AppSettings, rules: RuleEffect? = nil, globalPreviews: AppSettings.Previews = .always,
                     focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false,
                     replacing: NotificationState? = nil, rateLimit: CenterSettings.RateLimit? = nil,
-                    now: Instant = Instant(milliseconds: 0)) {
+                    now: Instant = Instant(milliseconds: 0), cooling: ThreadCooldowns.Cooling? = nil) {
             self.app = app
             self.rules = rules
             self.globalPreviews = globalPreviews
@@ -74,6 +81,7 @@ public struct DeliveryDecision: Equatable, Sendable {
             self.replacing = replacing
             self.rateLimit = rateLimit
             self.now = now
+            self.cooling = cooling
         }
     }
 
@@ -118,15 +126,18 @@ public struct DeliveryDecision: Equatable, Sendable {
             rateLimited = limiter.admit(identity, at: context.now, limit: limit)
         }
         let interrupts = context.replacing == nil || request.hints.interrupt
+        // One banner for a burst (the README's threads): what must get through still interrupts.
+        let quietInThread = context.cooling != nil && !mustGetThrough && !request.hints.interrupt
         let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted
         let previews = app.previews ?? context.globalPreviews
         let inCenter = drop == nil && app.showInCenter && !request.hints.transient
+        let banner = shown && (app.banners || level == .critical)
         return DeliveryDecision(
             level: level,
             drop: drop,
             hold: hold,
-            banner: shown && (app.banners || level == .critical),
-            sound: shown && interrupts && !request.hints.suppressSound
+            banner: banner,
+            sound: shown && interrupts && !quietInThread && !request.hints.suppressSound
                 && (level == .critical || (app.sounds && !context.muted)),
             redacted: previews == .never || (previews == .whenUnlocked && context.locked) || context.focus?.hidesPreviews == true,
             inCenter: inCenter,
@@ -137,7 +148,9 @@ public struct DeliveryDecision: Equatable, Sendable {
             rules: context.rules?.rules ?? [],
             mustGetThrough: mustGetThrough,
             rateLimited: rateLimited,
-            interrupts: interrupts)
+            interrupts: interrupts,
+            quietInThread: quietInThread,
+            takesOver: quietInThread && banner ? context.cooling?.banner : nil)
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;

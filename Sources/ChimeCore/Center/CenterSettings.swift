@@ -4,6 +4,9 @@ public struct CenterSettings: Equatable, Sendable {
     /// and bumps its repeat count instead of stacking another; zero merges nothing.
     public var repeatWindow: Duration = .seconds(60)
     public var rateLimit = RateLimit()
+    /// After a thread interrupts, its next notifications within this span update its banner in
+    /// place without a sound (Android's notification cooldown); zero turns it off.
+    public var threadCooldown: Duration = .seconds(120)
     /// Entries kept at most, and for how long; the oldest are pruned.
     public var maximumEntries = 1_000
     public var maximumAgeSeconds: Int64 = 30 * 86_400

@@ -45,7 +45,7 @@ public struct UnreadCounts: Sendable {
     /// that timed out stays unread in the center.
     public mutating func observe(_ event: ServerEvent) {
         switch event {
-        case .presented(let notification), .stored(let notification), .withdrawn(let notification):
+        case .presented(let notification), .updated(let notification, _), .stored(let notification), .withdrawn(let notification):
             if notification.countsAsUnread, notification.decision?.interrupts != false {
                 markUnread(notification.id, app: notification.appIdentity)
             }

@@ -39,10 +39,15 @@ final class TestBus: @unchecked Sendable {
         wayland = try WaylandSession(in: directory)
     }
 
+    /// `threadCooldown`: most tests send several notifications from one app and look at each
+    /// banner and sound, so chimed runs with `--thread-cooldown 0` unless a test of one banner a
+    /// burst asks for the default.
     init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
-         systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil, wayland: Bool = false) throws {
+         systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil, wayland: Bool = false,
+         threadCooldown: Bool = false) throws {
         self.pulse = pulse
         self.display = display
+        self.threadCooldown = threadCooldown
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let config { try Self.write(config, to: Self.configPath(in: directory)) }
@@ -71,6 +76,8 @@ final class TestBus: @unchecked Sendable {
         // presenter, which shares its stderr) said.
         display?.whenWaitFails = { [weak self] in "chimed said:\n" + (self?.daemonLog ?? "(the test's bus is gone)") }
     }
+
+    private let threadCooldown: Bool
 
     /// Kills the dbus-daemon outright, as a crashed session bus goes.
     func killBus() {
@@ -181,6 +188,7 @@ final class TestBus: @unchecked Sendable {
     /// Starts a chimed and waits for it to say it serves (or to exit).
     func startChimed(_ arguments: [String] = [], executable: String = TestBus.chimed,
                      waitUntilServing: Bool = true) throws -> Subprocess {
+        let arguments = threadCooldown || executable != TestBus.chimed ? arguments : arguments + ["--thread-cooldown", "0"]
         let process = try Subprocess(executable, arguments, environment: environment)
         if waitUntilServing {
             guard process.line(onStderr: true, timeout: 10, matching: { $0.contains("serving") }) != nil else {

@@ -1,0 +1,50 @@
+/// When each thread last interrupted and which of its notifications has the banner: within the
+/// thread's cooldown a new notification updates that banner quietly instead of interrupting
+/// again (the README's threads: one banner for a burst).
+public struct ThreadCooldowns: Sendable {
+    /// A thread: its app and its `x-chime-thread`, stack tag or nothing.
+    public struct Key: Hashable, Sendable {
+        let app: String
+        let thread: String?
+
+        public init(_ request: NotificationRequest) {
+            app = request.appIdentity
+            thread = request.hints.thread ?? request.hints.stackTag
+        }
+    }
+
+    public struct Entry: Equatable, Sendable {
+        /// When it last interrupted: its cooldown runs from here.
+        public var interrupted: Instant
+        /// The notification whose banner the thread has (it may have closed since).
+        public var banner: UInt32
+    }
+
+    /// A thread in its cooldown, as the decision sees it: the banner it has on screen, if any.
+    public struct Cooling: Equatable, Sendable {
+        public var banner: UInt32?
+
+        public init(banner: UInt32?) { self.banner = banner }
+    }
+
+    private var entries: [Key: Entry] = [:]
+
+    public init() {}
+
+    /// The thread's entry while its cooldown runs.
+    public func cooling(_ key: Key, now: Instant, cooldown: Duration) -> Entry? {
+        guard cooldown > .zero, let entry = entries[key], now < entry.interrupted + cooldown else { return nil }
+        return entry
+    }
+
+    /// The thread interrupted now with notification `id`.
+    public mutating func interrupted(_ key: Key, id: UInt32, at now: Instant, cooldown: Duration) {
+        if entries.count >= 4_096 { entries = entries.filter { now < $0.value.interrupted + cooldown } }
+        entries[key] = Entry(interrupted: now, banner: id)
+    }
+
+    /// Notification `id` took the thread's banner over quietly: the cooldown keeps running.
+    public mutating func tookOver(_ key: Key, id: UInt32) {
+        entries[key]?.banner = id
+    }
+}
