@@ -40,23 +40,32 @@ extension Daemon {
                 guard case .bool(let sharing) = call.arguments[0] else { return [] }
                 return daemon.attention.setSharing(sharing, now: daemon.now)
             },
-            "Inhibit": { [unowned self] call throws(BusError) in
-                guard case .string(let application) = call.arguments[0], case .string(let reason) = call.arguments[1] else { return [] }
-                let focus = call.arguments[2].vardictEntries?["focus"]?.string ?? FocusMode.doNotDisturb
-                do throws(RequestError) {
-                    let result = try attention.inhibit(focus: focus, owner: call.sender, application: application,
-                                                       reason: reason, now: now)
-                    apply(result.events)
-                    return [.uint32(result.cookie)]
-                } catch {
-                    throw BusError(error)
-                }
-            },
-            "UnInhibit": acting { daemon, call throws(RequestError) in
-                guard case .uint32(let cookie) = call.arguments[0] else { return [] }
-                return try daemon.attention.uninhibit(cookie, now: daemon.now)
-            },
+            "Inhibit": inhibiting { $0.arguments[2].vardictEntries?["focus"]?.string ?? FocusMode.doNotDisturb },
+            "UnInhibit": uninhibiting(),
         ]
+    }
+
+    /// Inhibit, here and on org.freedesktop.Notifications (KDE's): holds the Focus `focus` names
+    /// on until UnInhibit or the caller leaves the bus.
+    func inhibiting(_ focus: @escaping (MethodCall) -> String) -> ExportedInterface.Handler {
+        { [unowned self] call throws(BusError) in
+            guard case .string(let application) = call.arguments[0], case .string(let reason) = call.arguments[1] else { return [] }
+            do throws(RequestError) {
+                let result = try attention.inhibit(focus: focus(call), owner: call.sender, application: application,
+                                                   reason: reason, now: now)
+                apply(result.events)
+                return [.uint32(result.cookie)]
+            } catch {
+                throw BusError(error)
+            }
+        }
+    }
+
+    func uninhibiting() -> ExportedInterface.Handler {
+        acting { daemon, call throws(RequestError) in
+            guard case .uint32(let cookie) = call.arguments[0] else { return [] }
+            return try daemon.attention.uninhibit(cookie, now: daemon.now)
+        }
     }
 
     /// The FocusStatus / FocusChanged description of the active Focus.

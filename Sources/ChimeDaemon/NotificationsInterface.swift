@@ -53,21 +53,8 @@ extension Daemon {
                 return []
             },
             // KDE's inhibitions: the screen is shared until UnInhibit or the caller leaves the bus.
-            "Inhibit": { [unowned self] call throws(BusError) in
-                guard case .string(let entry) = call.arguments[0], case .string(let reason) = call.arguments[1] else { return [] }
-                do throws(RequestError) {
-                    let result = try attention.inhibit(focus: FocusMode.sharing, owner: call.sender, application: entry,
-                                                       reason: reason, now: now)
-                    apply(result.events)
-                    return [.uint32(result.cookie)]
-                } catch {
-                    throw BusError(error)
-                }
-            },
-            "UnInhibit": acting { daemon, call throws(RequestError) in
-                guard case .uint32(let cookie) = call.arguments[0] else { return [] }
-                return try daemon.attention.uninhibit(cookie, now: daemon.now)
-            },
+            "Inhibit": inhibiting { _ in FocusMode.sharing },
+            "UnInhibit": uninhibiting(),
         ], early: ["Notify": { [earlyNotify] in earlyNotify.answer($0) }],
            properties: ["Inhibited": { [unowned self] in .bool(attention.focus.sharing) }])
     }

@@ -22,6 +22,8 @@ import Testing
         #expect(on.status == 0 && on.stdout.hasPrefix("sharing: on"), "\(on)")
         #expect(try bus.chimectl("sharing", "status").status == 0)
         #expect(try bus.chimectl("focus", "status").stdout.contains("Screen Sharing"))
+        let status = try bus.chimectl("status").stdout
+        #expect(status.contains("screen sharing: on") && status.contains("focused app and fullscreen: not watched"), "\(status)")
         _ = try bus.run("notify-send", ["-a", "Bank", "Your code is 4711", "x"])
         _ = try bus.run("notify-send", ["-a", "Alarm", "-h", "string:x-chime-interruption-level:critical", "Smoke upstairs", "kitchen"])
         let client = try bus.client()
