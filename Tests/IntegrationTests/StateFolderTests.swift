@@ -32,3 +32,28 @@ import Testing
         }
     }
 }
+
+/// A client that invents an app name for every notification: apps.state stays bounded, and an
+/// app the user set something for is kept.
+@Suite struct InventedAppsTests {
+    @Test func appsStateStaysBoundedWhateverNamesAClientInvents() throws {
+        let bus = try TestBus()
+        let client = try bus.client()
+        _ = try client.notify(app: "Mail", timeout: 0)
+        _ = try client.control("SetApp", [.string("Mail"), .string("sounds"), .string("false")])
+        let count = 1_200
+        for index in 0..<count {
+            client.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                               interface: "org.freedesktop.Notifications", method: "Notify",
+                                               arguments: TestClient.notifyArguments(app: "invented-\(index)", timeout: 0)))
+        }
+        #expect(client.waitUntil(timeout: 60) { client.replies.count == count })
+        _ = try bus.chimectl("status")  // a turn after the flood's: its app state is saved by then
+        let path = bus.directory.appendingPathComponent("state/chime/apps.state").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let apps = text.split(separator: "\n").filter { $0.hasPrefix("[app ") }
+        #expect(apps.count <= 1_000, "\(apps.count) apps kept")
+        #expect(apps.contains("[app Mail]"), "what the user set stays")
+        #expect(apps.contains("[app invented-\(count - 1)]"), "the newest stay")
+    }
+}

@@ -15,8 +15,15 @@ public struct AppRegistry: Equatable, Sendable {
     }
 
     public private(set) var records: [String: Record] = [:]
+    /// Identities in the order they were first seen, so the oldest are forgotten first.
+    private var order: [String] = []
     /// Set by every change worth saving; the daemon clears it after writing.
     public var needsSaving = false
+
+    /// Apps remembered at most: a client that invents a name for every notification must not grow
+    /// apps.state, and the writes of it, without bound. Past it the oldest apps the user never set
+    /// anything for are forgotten (what Chime asked them is asked again, should they come back).
+    public static let capacity = 1_000
 
     public init() {}
 
@@ -27,19 +34,37 @@ public struct AppRegistry: Equatable, Sendable {
     @discardableResult
     public mutating func see(_ identity: String) -> Bool {
         guard records[identity] == nil else { return false }
-        records[identity] = Record()
+        add(identity, Record())
         needsSaving = true
         return true
     }
 
     public mutating func update(_ identity: String, _ change: (inout Record) -> Void) {
+        if records[identity] == nil { add(identity, Record()) }
         change(&records[identity, default: Record()])
         needsSaving = true
     }
 
     /// Restores a record read from disk.
     public mutating func restore(_ identity: String, _ record: Record) {
+        if records[identity] == nil { add(identity, record) } else { records[identity] = record }
+    }
+
+    private mutating func add(_ identity: String, _ record: Record) {
+        if records.count >= Self.capacity { forgetOldest() }
         records[identity] = record
+        order.append(identity)
+    }
+
+    /// Forgets the oldest tenth of the apps the user set nothing for, in one pass.
+    private mutating func forgetOldest() {
+        var forgotten = 0
+        order.removeAll { identity in
+            guard forgotten < Self.capacity / 10, records[identity]?.overrides.isEmpty ?? true else { return false }
+            records[identity] = nil
+            forgotten += 1
+            return true
+        }
     }
 
     /// Effective settings: defaults, then the config's `[app NAME]`, then the user's overrides.
@@ -55,6 +80,7 @@ public struct AppRegistry: Equatable, Sendable {
 
     /// Counts a time-sensitive delivery; true when it takes the app over its hourly budget.
     mutating func countTimeSensitive(_ identity: String, at wall: Int64, budget: Int) -> Bool {
+        if records[identity] == nil { add(identity, Record()) }
         var record = records[identity, default: Record()]
         record.timeSensitiveTimes = record.timeSensitiveTimes.filter { wall - $0 < 3_600_000 } + [wall]
         records[identity] = record
