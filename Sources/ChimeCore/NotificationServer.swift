@@ -326,7 +326,8 @@ public struct NotificationServer: Sendable {
 
     /// Past `maximumOpen`, the oldest notifications that would expire anyway, or sit in the center
     /// without a banner, are retired: closed at once, so that a flood never grows the open set;
-    /// the center keeps them. Banners that never expire and held notifications stay.
+    /// the center keeps them. Held notifications go only when nothing else can (a flood while a
+    /// Focus holds everything); banners that never expire and snoozed ones stay.
     private mutating func retireOverLimit() -> [ServerEvent] {
         guard open.count > settings.maximumOpen else { return [] }
         var events: [ServerEvent] = []
@@ -342,6 +343,18 @@ public struct NotificationServer: Sendable {
                 events.append(.retired(takeOut(at: position)))
             } else {
                 kept.append(id)
+            }
+        }
+        if open.count > settings.maximumOpen {
+            kept.removeAll { id in
+                guard open.count > settings.maximumOpen, let position = open.index(forKey: id) else { return false }
+                switch open.values[position].state {
+                case .heldByFocus, .heldForSummary:
+                    events.append(.retired(takeOut(at: position)))
+                    return true
+                default:
+                    return false
+                }
             }
         }
         // The scanned ids that stay (they never expire) move up to just before the rest, in their

@@ -321,6 +321,20 @@ import Testing
         #expect(server.notifications.map(\.request.summary) == ["sticky 1", "flood 296", "flood 297", "flood 298", "flood 299"])
     }
 
+    /// A flood while a Focus holds everything: past the limit the oldest held ones go (the center
+    /// keeps them), so the open set stays bounded.
+    @Test func pastTheLimitWithNothingElseToRetireTheOldestHeldGo() throws {
+        var server = NotificationServer(settings: ServerSettings(maximumOpen: 3))
+        let held = DeliveryDecision(level: .active, drop: nil, hold: .focus("dnd"), banner: false, sound: false, redacted: false,
+                                    inCenter: true, countsTowardBadge: true, expires: true)
+        let sticky = try server.notify(.make(summary: "sticky", hints: ["urgency": .byte(2)]), from: ":1.1", now: .at(0)).id
+        let ids = try (0..<5).map { n throws(RequestError) in
+            try server.notify(.make(summary: "held \(n)"), from: ":1.1", now: .at(0), decision: held).id
+        }
+        #expect(server.count == 3)
+        #expect(server.notifications.map(\.id) == [sticky, ids[3], ids[4]], "a banner that never expires stays")
+    }
+
     @Test func quietNotificationsAreRetiredAndHeldOnesStay() throws {
         var server = NotificationServer(settings: ServerSettings(maximumOpen: 2))
         func decision(hold: DeliveryDecision.Hold?) -> DeliveryDecision {

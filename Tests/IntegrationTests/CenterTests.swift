@@ -286,6 +286,17 @@ import Testing
         #expect(states[121] == "quiet" && states[20] == "presented")
     }
 
+    /// A flood while Do Not Disturb holds everything: the open set still stays at its limit, the
+    /// oldest held ones closed for their app, and the center keeps every one.
+    @Test func aFloodWhileAFocusHoldsEverythingStaysWithinTheOpenLimit() throws {
+        let bus = try TestBus(config: Self.floodConfig)
+        #expect(try bus.chimectl("dnd", "on").status == 0)
+        let flooder = try floodPastTheOpenLimit(bus)
+        #expect(try flooder.list().count == 2_000)
+        #expect(flooder.waitUntil(timeout: 20) { closedIDs(flooder).count >= 100 })
+        #expect(try centerStates(flooder).count == 2_100, "the center keeps them")
+    }
+
     /// Stopped before it noticed the flood pause, chimed tells the apps on its way out, and the
     /// center it leaves says they closed.
     @Test func aChimedStoppedRightAfterAFloodTellsAppsOfWhatItRetired() throws {
