@@ -485,13 +485,18 @@ public final class Daemon {
     private var releaseScheduled = false
 
     /// Once the main loop is idle (the turn's messages freed by then), hands freed memory back
-    /// to the system: after a large call, so its megabytes do not stay with chimed.
+    /// to the system: after a large call, so its megabytes do not stay with chimed. Once more a
+    /// second later, for what the bus thread let go of after the main thread was done with it.
     func releaseMemorySoon() {
         guard !releaseScheduled else { return }
         releaseScheduled = true
         GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
             releaseScheduled = false
             chime_release_free_memory()
+            GLibSources.timeout(milliseconds: 1_000) {
+                chime_release_free_memory()
+                return false
+            }
             return false
         }
     }
