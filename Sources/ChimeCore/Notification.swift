@@ -19,6 +19,7 @@ public struct Notification: Equatable, Sendable {
         var state: NotificationState = .presented
         var decision: DeliveryDecision?
         var repeatCount = 1
+        var threadCount = 1
     }
 
     /// Changed only while this value holds the one reference to it (`edit`): what copies share
@@ -52,6 +53,9 @@ public struct Notification: Equatable, Sendable {
     public var decision: DeliveryDecision? { get { box.fields.decision } set { edit { $0.decision = newValue } } }
     /// How many times the app sent this same notification within the repeat window.
     public var repeatCount: Int { get { box.fields.repeatCount } set { edit { $0.repeatCount = newValue } } }
+    /// How many of its thread's notifications its banner stands for: it took the banner over from
+    /// the one before within the thread's cooldown ("3 new").
+    public var threadCount: Int { get { box.fields.threadCount } set { edit { $0.threadCount = newValue } } }
 
     public init(id: UInt32, request: NotificationRequest, sender: String, created: Instant, arrived: Int64 = 0,
                 updated: Instant, expires: Instant?) {

@@ -113,6 +113,8 @@ public struct NotificationServer: Sendable {
             // Its thread's banner shows it now; the earlier one stays open, without a banner.
             earlier.state = .quiet
             open[previous] = earlier
+            notification.threadCount = earlier.threadCount + 1
+            open[notification.id] = notification
             events = [.updated(notification, replacing: previous), .stored(earlier)]
         }
         events += retireOverLimit()

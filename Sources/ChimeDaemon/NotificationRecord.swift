@@ -35,6 +35,7 @@ enum NotificationRecord {
         if case .heldByFocus(let focus) = notification.state { add("held-by", .string(focus)) }
         if case .snoozed(let until) = notification.state { add("snoozed-until", .int64(until)) }
         if notification.repeatCount > 1 { add("repeat-count", .uint32(UInt32(clamping: notification.repeatCount))) }
+        if notification.threadCount > 1 { add("thread-count", .uint32(UInt32(clamping: notification.threadCount))) }
         add("sound", notification.decision.map { .bool($0.sound) })
         add("app-icon", request.appIcon.map { .string($0) })
         add("category", hints.category.map { .string($0) })

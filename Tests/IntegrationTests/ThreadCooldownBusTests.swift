@@ -28,7 +28,8 @@ import Testing
         for n in 0..<20 {
             ids.append(try client.notify(app: "Chat", summary: "Alex", body: "message \(n)", hints: Self.message("\(n)"), timeout: 0))
         }
-        #expect(watcher.process.line { $0.contains("\"updated\"") && $0.contains("\"id\":\(ids[19]),") } != nil)
+        let last = watcher.process.line { $0.contains("\"updated\"") && $0.contains("\"id\":\(ids[19]),") }
+        #expect(last?.contains("\"thread-count\":20") == true, "the banner stands for the twenty: \(last ?? "none")")
         #expect(daemon.line(onStderr: true, from: before, timeout: 15) { $0.contains("sound finished") } != nil)
         recording.grow(by: 0.5)
         #expect(try recording.stopAndMeasure() > 0.05)

@@ -37,6 +37,7 @@ public struct BannerContent: Equatable, Sendable {
         appName = record["app-name"]?.string ?? ""
         summary = record["summary"]?.string ?? ""
         if let repeats = record["repeat-count"]?.integer, repeats > 1 { summary += " (\(repeats)x)" }
+        if let burst = record["thread-count"]?.integer, burst > 1 { summary += " · \(burst) new" }
         body = record["body"]?.string ?? ""
         icon = record["avatar-path"]?.string ?? record["image-path"]?.string ?? record["app-icon"]?.string
         image = (record["avatar-data"] ?? record["image-data"]).flatMap { try? ImageData.decode($0).get() }
