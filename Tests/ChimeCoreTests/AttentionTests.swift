@@ -144,6 +144,23 @@ import Testing
         #expect(Set(closed.compactMap(\.closedID)).isSuperset(of: [mail.id, news.id]), "and end for their apps at their timeouts")
     }
 
+    /// "While Work was on" offers Show, which lists what was held by app (a hidden preview as
+    /// its placeholder); it goes by itself like any notification that asks nothing.
+    @Test mutating func theNotificationAfterAFocusShowsWhatItHeld() throws {
+        _ = try attention.focusOn("work", until: nil, now: at(.monday, "10:00"))
+        _ = try attention.notify(.make(app: "mail", summary: "Invoice 42"), from: ":1.1", now: at(.monday, "10:01"))
+        attention.setOverride("bank", "previews", "never")
+        _ = try attention.notify(.make(app: "bank", summary: "Your code is 4711"), from: ":1.1", now: at(.monday, "10:02"))
+        let ended = try #require(ownNotifications(attention.focusOff(now: at(.monday, "11:00"))).first)
+        #expect(ended.request.actions.map(\.label) == ["Show"])
+        #expect(ended.expires != nil, "it goes by itself")
+        let shown = try #require(ownNotifications(try attention.invoke(ended.id, key: "chime:show-held", now: at(.monday, "11:01"))).first)
+        #expect(shown.request.summary == "Held while Work was on: 2 notifications")
+        #expect(shown.request.body.contains("Invoice 42") && shown.request.body.contains("bank"))
+        #expect(!shown.request.body.contains("4711"), "a hidden preview stays hidden: \(shown.request.body)")
+        #expect(attention.server.notification(ended.id) == nil)
+    }
+
     @Test mutating func unknownFocusNamesAreRefused() {
         #expect(throws: RequestError.unknownName("no Focus named 'gym'; Focus modes: dnd, sharing, work")) {
             try attention.focusOn("gym", until: nil, now: at(.monday, "10:00"))

@@ -54,6 +54,10 @@ import Testing
         let summary = watcher.presented(containing: "While Work was on")
         #expect(summary?["body"] as? String == "2 notifications from 2 apps")
         #expect(watcher.allPresented(containing: "held mail").isEmpty)
+        let shown = try bus.chimectl("invoke", "\((summary?["id"] as? Int) ?? 0)", "chime:show-held")
+        #expect(shown.status == 0, "\(shown)")
+        let listing = watcher.presented(containing: "Held while Work was on: 2 notifications")
+        #expect((listing?["body"] as? String)?.contains("held mail") == true, "\(String(describing: listing))")
         #expect(try state(of: "held mail", in: client) != "held-by-focus", "held notifications go quietly to the center")
         #expect(client.waitUntil(timeout: 15) { (try? state(of: "held mail", in: client)) == nil },
                 "and end for their apps at their timeouts")

@@ -59,8 +59,7 @@ extension Attention {
             _ = server.adopt(notification, now: now.monotonic)
             guard case .heldByFocus(let focus) = notification.state else { continue }
             if focus == active {
-                heldDuringFocus.count += 1
-                heldDuringFocus.apps.insert(notification.appIdentity)
+                heldDuringFocus.note(notification)
             } else {
                 released.append(notification.id)
             }

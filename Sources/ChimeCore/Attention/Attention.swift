@@ -33,7 +33,9 @@ public struct Attention: Sendable {
     public private(set) var currentFocus: FocusState.Active?
     /// Set when the active Focus changed; the daemon announces it and clears this.
     public var focusChanged = false
-    var heldDuringFocus: (count: Int, apps: Set<String>) = (0, [])
+    var heldDuringFocus = HeldDuringFocus()
+    /// What the last Focus to end held, and its name: its notification's Show lists them.
+    private var lastHeld: (focus: String, held: HeldDuringFocus)?
     private var lastTick: LocalTime?
     /// The center's unread notifications per app; the daemon feeds it every event.
     public var unread = UnreadCounts()
@@ -147,8 +149,7 @@ public struct Attention: Sendable {
             events.append(.playSound(notification, choice))
         }
         if case .focus = decision.hold {
-            heldDuringFocus.count += 1
-            heldDuringFocus.apps.insert(identity)
+            if let held = server.notification(result.id) { heldDuringFocus.note(held) }
         }
         // Not when a rule of the user's made it time-sensitive: the app asked for nothing to explain.
         if decision.level == .timeSensitive, rules?.level == nil, !(apps.record(identity)?.explainedTimeSensitive ?? true) {
@@ -211,6 +212,11 @@ public struct Attention: Sendable {
         case "keep": setOverride(identity, "authorization", "allowed")
         case "turn-off": setOverride(identity, "authorization", "denied")
         case "time-sensitive-off": setOverride(identity, "time-sensitive", "false")
+        case "show-held":
+            // Listed in a notification of Chime's own; the held ones are in the center.
+            guard let lastHeld else { break }
+            let listing = lastHeld.held.listing(focus: lastHeld.focus)
+            return try server.dismiss(id) + own(summary: listing.summary, body: listing.body, actions: [], now: now)
         case "time-sensitive-allow":
             apps.update(identity) {
                 $0.overBudget = false
@@ -276,12 +282,13 @@ public struct Attention: Sendable {
             events += server.release(server.held(by: ended.name), as: .quiet, now: now.monotonic)
             if heldDuringFocus.count > 0 {
                 let (count, appCount) = (heldDuringFocus.count, heldDuringFocus.apps.count)
+                lastHeld = (displayName(ended.name), heldDuringFocus)
                 events += own(summary: "While \(displayName(ended.name)) was on",
                               body: "\(count) notification\(count == 1 ? "" : "s") from \(appCount) app\(appCount == 1 ? "" : "s")",
-                              actions: [], now: now)
+                              actions: [Action(key: Self.actionPrefix + "show-held", label: "Show")], stays: false, now: now)
             }
         }
-        if active?.name != currentFocus?.name { heldDuringFocus = (0, []) }
+        if active?.name != currentFocus?.name { heldDuringFocus = HeldDuringFocus() }
         currentFocus = active
         focusChanged = true
         return events
@@ -332,12 +339,13 @@ public struct Attention: Sendable {
 
     // MARK: Chime's own notifications
 
-    private mutating func own(summary: String, body: String, actions: [Action], now: Now) -> [ServerEvent] {
+    /// `stays`: until the user answers (a question); by default when it asks one.
+    private mutating func own(summary: String, body: String, actions: [Action], stays: Bool? = nil, now: Now) -> [ServerEvent] {
         var hints = NotificationHints()
         hints.desktopEntry = "chime"
         hints.resident = false
         let request = NotificationRequest(appName: "Chime", summary: summary, body: body, actions: actions,
-                                          hints: hints, expireTimeout: actions.isEmpty ? -1 : 0)
+                                          hints: hints, expireTimeout: (stays ?? !actions.isEmpty) ? 0 : -1)
         return (try? server.notify(request, from: Self.selfSender, now: now.monotonic, wall: now.wall).events) ?? []
     }
 }
