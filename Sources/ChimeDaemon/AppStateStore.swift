@@ -3,7 +3,7 @@ import ChimeGLib
 
 /// Keeps what the user changed at run time in `$XDG_STATE_HOME/chime/apps.state`, a GKeyFile,
 /// mode 0600: the app registry (settings changed with chimectl or by answering a prompt, and
-/// what Chime already asked), `chimectl mute` and a Focus turned on by hand.
+/// what Chime already asked), `chimectl mute`, a Focus turned on by hand and `chimectl sharing`.
 struct AppStateStore {
     let path: String
 
@@ -27,6 +27,8 @@ struct AppStateStore {
         var apps = AppRegistry()
         var muted: Bool?
         var focus: (name: String, until: Int64?)?
+        /// `chimectl sharing on`: a restart during a screencast must not show what it holds.
+        var sharing = false
     }
 
     func load() -> Saved {
@@ -50,15 +52,17 @@ struct AppStateStore {
             saved.apps.restore(String(group.dropFirst(4)), record)
         }
         saved.muted = file.string("daemon", "muted").flatMap(AppSettings.bool)
+        saved.sharing = file.string("daemon", "sharing").flatMap(AppSettings.bool) ?? false
         if let focus = file.string("daemon", "focus"), !focus.isEmpty {
             saved.focus = (focus, file.string("daemon", "focus-until").flatMap { Int64($0) })
         }
         return saved
     }
 
-    func save(_ registry: AppRegistry, muted: Bool?, focus: (name: String, until: Int64?)?) {
+    func save(_ registry: AppRegistry, muted: Bool?, focus: (name: String, until: Int64?)?, sharing: Bool) {
         let file = KeyFile()
         if let muted { file.set("daemon", "muted", "\(muted)") }
+        if sharing { file.set("daemon", "sharing", "true") }
         if let focus {
             file.set("daemon", "focus", focus.name)
             if let until = focus.until { file.set("daemon", "focus-until", "\(until)") }

@@ -84,6 +84,7 @@ public final class Daemon {
         earlyNotify.follow(settings)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
+        attention.focus.sharedByHand = saved.sharing
         // A Focus turned on by hand stays on across a restart; one that names a Focus the
         // config no longer has is dropped when the state is next tidied.
         if let focus = saved.focus, settings.focus(named: focus.name) != nil {
@@ -324,7 +325,8 @@ public final class Daemon {
     private func saveAppStateIfChanged() {
         guard attention.apps.needsSaving else { return }
         attention.apps.needsSaving = false
-        appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus)
+        appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus,
+                      sharing: attention.focus.sharedByHand)
     }
 
     /// Sends what applied events mean, then re-arms the timers and announces badges.

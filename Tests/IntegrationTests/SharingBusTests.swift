@@ -31,6 +31,8 @@ import Testing
         let shown = try #require(watcher.presented(containing: "\"app-name\":\"Alarm\""))
         #expect(shown["summary"] as? String == "Alarm", "the preview is hidden: \(shown)")
         #expect(watcher.allPresented(containing: "4711").isEmpty)
+        try bus.restartChimed()
+        #expect(try bus.chimectl("sharing", "status").status == 0, "a restart during a share keeps it")
         #expect(try bus.chimectl("sharing", "off").stdout == "sharing: off")
         #expect(watcher.presented(containing: "While Screen Sharing was on") != nil)
         #expect(try state(of: "Your code is 4711", in: client) != "held-by-focus")

@@ -287,8 +287,10 @@ public struct Attention: Sendable {
                               body: "\(count) notification\(count == 1 ? "" : "s") from \(appCount) app\(appCount == 1 ? "" : "s")",
                               actions: [Action(key: Self.actionPrefix + "show-held", label: "Show")], stays: false, now: now)
             }
+            // Cleared when a Focus ends, not when one starts: at start-up what the active Focus
+            // held before the restart (`resume`) still counts.
+            heldDuringFocus = HeldDuringFocus()
         }
-        if active?.name != currentFocus?.name { heldDuringFocus = HeldDuringFocus() }
         currentFocus = active
         focusChanged = true
         return events
