@@ -25,6 +25,8 @@ final class EarlyNotify: Sendable {
         /// When it came (unix ms): what the notification keeps as its arrival, though the main
         /// thread may handle it a little later.
         let wall: Int64
+        /// Who sent it, as the system says: asked here, while the sender is sure to be on the bus.
+        let identity: SenderIdentity?
     }
 
     private let ids: IDSequence
@@ -56,7 +58,7 @@ final class EarlyNotify: Sendable {
 
     func answer(_ message: Message) -> EarlyAnswer {
         let wall = LocalClock.wallMilliseconds()
-        _ = identities.identity(of: message.sender)
+        let identity = identities.identity(of: message.sender)
         let journal = journal.withLock { $0 }
         let look: NotifyFirstLook
         do throws(RequestError) {
@@ -67,7 +69,8 @@ final class EarlyNotify: Sendable {
         let mayRepeat = gate.passOn(look.texts)
         guard !mayRepeat, !look.replaces, !refusesOverLimit.load(ordering: .relaxed),
               look.call.messageBytes.count <= Self.largestJournaled else {
-            return EarlyAnswer(carried: Passed(call: look.call, texts: look.texts, id: nil, journaled: nil, wall: wall))
+            return EarlyAnswer(carried: Passed(call: look.call, texts: look.texts, id: nil, journaled: nil, wall: wall,
+                                                 identity: identity))
         }
         // Not checked against the open notifications, as the main thread's ids are: an id
         // comes round again only after four billion notifications.
@@ -77,6 +80,7 @@ final class EarlyNotify: Sendable {
         // thread once the center has it; without history there is nothing to keep.
         let answered = journal == nil || journaled != nil
         return EarlyAnswer(reply: answered ? .success([.uint32(id)]) : nil,
-                           carried: Passed(call: look.call, texts: look.texts, id: id, journaled: journaled, wall: wall))
+                           carried: Passed(call: look.call, texts: look.texts, id: id, journaled: journaled, wall: wall,
+                                                   identity: identity))
     }
 }

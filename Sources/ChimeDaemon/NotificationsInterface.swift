@@ -31,7 +31,8 @@ extension Daemon {
                     let request = try decoder.decode(reader)
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
-                    let (id, events) = try attention.notify(request, from: call.sender, system: identities.identity(of: call.sender),
+                    let system = passed.map(\.identity) ?? identities.identity(of: call.sender)
+                    let (id, events) = try attention.notify(request, from: call.sender, system: system,
                                                             now: now, id: passed?.id, texts: passed?.texts)
                     apply(events, wall: now.wall)
                     if let journaled = passed?.journaled { handledInJournal = journaled }
