@@ -58,10 +58,16 @@ public struct NotificationServer: Sendable {
     /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
     /// `id`: the id the caller was already given (`IDSequence`), for a notification that is new.
     /// `identity`: who the sender is, as the system says (`SenderIdentity`).
+    /// `replacing`: what it replaces, when the caller found it already (`replacementTarget`).
     public mutating func notify(_ request: NotificationRequest, from sender: String, identity: SenderIdentity? = nil,
-                                now: Instant, wall: Int64 = 0, decision: DeliveryDecision? = nil, repeating: UInt32? = nil,
+                                now: Instant, wall: Int64 = 0, decision: DeliveryDecision? = nil,
+                                replacing: Replacing = .lookUp, repeating: UInt32? = nil,
                                 id given: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
-        var target = try replacementTarget(for: request, from: sender, identity: identity)
+        var target: Notification?
+        switch replacing {
+        case .lookUp: target = try replacementTarget(for: request, from: sender, identity: identity)
+        case .found(let found): target = found
+        }
         var repeatCount = 1
         if target == nil, let repeating, let earlier = open[repeating] {
             target = earlier
@@ -100,9 +106,6 @@ public struct NotificationServer: Sendable {
             imageBytes += image.pixels.count
             imageHolders.append(notification.id)
         }
-        open[notification.id] = notification
-        enforceImageBudget()
-        if let expires { expiries.insert(notification.id, at: expires) }
         var events: [ServerEvent] = switch screen {
         case .show, .update: [.presented(notification)]
         case .withdraw: [.withdrawn(notification)]
@@ -114,11 +117,20 @@ public struct NotificationServer: Sendable {
             earlier.state = .quiet
             open[previous] = earlier
             notification.threadCount = earlier.threadCount + 1
-            open[notification.id] = notification
             events = [.updated(notification, replacing: previous), .stored(earlier)]
         }
+        open[notification.id] = notification
+        enforceImageBudget()
+        if let expires { expiries.insert(notification.id, at: expires) }
         events += retireOverLimit()
         return (notification.id, events)
+    }
+
+    /// What a Notify replaces: looked up by `notify`, or found by the caller already, which asks
+    /// before it decides (a stack tag is found by a scan of the open set, done once).
+    public enum Replacing {
+        case lookUp
+        case found(Notification?)
     }
 
     /// The open notification this request replaces: its replaces_id, else a stack tag of the same

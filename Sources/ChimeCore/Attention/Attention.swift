@@ -130,7 +130,7 @@ public struct Attention: Sendable {
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
         }
         let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
-                                       decision: decision, repeating: repeating, id: id)
+                                       decision: decision, replacing: .found(replacing), repeating: repeating, id: id)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         if cooldown > .zero, replacing == nil, repeating == nil, decision.banner {
             if decision.quietInThread {
