@@ -67,6 +67,9 @@ public struct NotificationRequest: Equatable, Sendable {
 
     public static func == (a: Self, b: Self) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
 
+    /// Its thread (the README's threads): `x-chime-thread`, else the stack tag, else the app.
+    public var thread: String { box.fields.hints.thread ?? box.fields.hints.stackTag ?? appIdentity }
+
     /// Who sent it, for settings and ownership: the desktop entry, else the app name.
     public var appIdentity: String {
         if let entry = box.fields.hints.desktopEntry, !entry.isEmpty { return entry }

@@ -39,7 +39,7 @@ extension NotificationStore {
         let actions = actionsJSON(request.actions)
         let level = (notification.decision?.level ?? InterruptionPolicy.requestedLevel(request)).rawValue
         // Each hint read where it is kept: `let hints = request.hints` copied all thirty.
-        let thread = request.hints.thread ?? request.hints.stackTag ?? request.appIdentity
+        let thread = request.thread
         var focus: String?, snoozeUntil: Int64?
         switch notification.state {
         case .heldByFocus(let name): focus = name

@@ -23,9 +23,10 @@ import Testing
         return now
     }
 
-    /// A notification of app "volume" under stack tag "volume".
+    /// A notification of app "volume" under stack tag "level" (a thread of its own, apart from the
+    /// app's untagged ones).
     static func volume(_ text: String, level: InterruptionLevel = .active, interrupt: Bool = false) -> NotificationRequest {
-        var hints: [String: BusValue] = [tag: .string("volume"), "x-chime-interruption-level": .string(level.rawValue)]
+        var hints: [String: BusValue] = [tag: .string("level"), "x-chime-interruption-level": .string(level.rawValue)]
         if interrupt { hints["x-chime-interrupt"] = .bool(true) }
         return .make(app: "volume", summary: text, hints: hints)
     }

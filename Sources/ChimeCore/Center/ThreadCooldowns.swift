@@ -2,14 +2,14 @@
 /// thread's cooldown a new notification updates that banner quietly instead of interrupting
 /// again (the README's threads: one banner for a burst).
 public struct ThreadCooldowns: Sendable {
-    /// A thread: its app and its `x-chime-thread`, stack tag or nothing.
+    /// A thread of an app (`NotificationRequest.thread`).
     public struct Key: Hashable, Sendable {
         let app: String
-        let thread: String?
+        let thread: String
 
         public init(_ request: NotificationRequest) {
             app = request.appIdentity
-            thread = request.hints.thread ?? request.hints.stackTag
+            thread = request.thread
         }
     }
 
