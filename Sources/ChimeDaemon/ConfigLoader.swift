@@ -127,16 +127,16 @@ public struct ConfigLoader {
     private func readCenter(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
                             into center: inout CenterSettings) throws(Failure) {
         if let text = value("repeat-window") {
-            guard text == "0" || DurationText.seconds(text) != nil else {
+            guard let span = DurationText.span(text) else {
                 throw fail("repeat-window", "'\(text)' is not a duration such as 60s or 5m (0 turns merging off)")
             }
-            center.repeatWindow = .seconds(DurationText.seconds(text) ?? 0)
+            center.repeatWindow = span
         }
         if let text = value("thread-cooldown") {
-            guard text == "0" || DurationText.seconds(text) != nil else {
+            guard let span = DurationText.span(text) else {
                 throw fail("thread-cooldown", "'\(text)' is not a duration such as 2m or 30s (0 turns it off)")
             }
-            center.threadCooldown = .seconds(DurationText.seconds(text) ?? 0)
+            center.threadCooldown = span
         }
         if let burst = try integer("rate-limit-burst", 1...100_000, value, fail) { center.rateLimit.burst = burst }
         if let rate = try integer("rate-limit-per-minute", 1...1_000_000, value, fail) { center.rateLimit.perMinute = rate }

@@ -51,10 +51,10 @@ public struct DaemonOptions: Equatable {
                 }
                 options.defaultTimeout = .milliseconds(ms)
             case "--thread-cooldown":
-                guard let value = rest.popFirst(), value == "0" || DurationText.seconds(value) != nil else {
+                guard let span = rest.popFirst().flatMap(DurationText.span) else {
                     return .exit(code: 2, message: "chimed: --thread-cooldown needs a duration such as 2m, 30s or 0\n" + usage)
                 }
-                options.threadCooldown = .seconds(DurationText.seconds(value) ?? 0)
+                options.threadCooldown = span
             case "--config":
                 guard let path = rest.popFirst(), !path.isEmpty else {
                     return .exit(code: 2, message: "chimed: --config needs a file\n" + usage)

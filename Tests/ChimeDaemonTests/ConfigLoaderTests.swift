@@ -112,6 +112,8 @@ import Testing
         ("[popups]\nanchor = middle\n", "chime.conf:2: [popups] anchor: 'middle' is not one of: top-right"),
         ("[popups]\nmax-visible = 0\n", "chime.conf:2: [popups] max-visible: '0' is not a number from 1 to 50"),
         ("[general]\nrepeat-window = often\n", "chime.conf:2: [general] repeat-window: 'often' is not a duration"),
+        ("[general]\nthread-cooldown = -1\n", "chime.conf:2: [general] thread-cooldown: '-1' is not a duration"),
+        ("[app chat]\nthread-cooldown = soon\n", "chime.conf:2: [app chat] thread-cooldown: 'soon' is not a duration"),
         ("[general]\nrate-limit-burst = 0\n", "chime.conf:2: [general] rate-limit-burst: '0' is not a number from 1 to 100000"),
         ("[general]\nrate-limit-action = drop\n", "chime.conf:2: [general] rate-limit-action: 'drop' is not quiet or refuse"),
         ("[general]\nhistory-max = lots\n", "chime.conf:2: [general] history-max: 'lots' is not a number"),
@@ -170,6 +172,20 @@ import Testing
 
     @Test func aZeroRepeatWindowTurnsMergingOff() throws {
         #expect(try load("[general]\nrepeat-window = 0\n").get().center.repeatWindow == .zero)
+    }
+
+    /// A span of 0 turns the thread cooldown off; chimectl apps show writes it as the key reads it.
+    @Test func theThreadCooldownIsASpanOrZero() throws {
+        #expect(try load("[general]\nthread-cooldown = 30s\n").get().center.threadCooldown == .seconds(30))
+        #expect(try load("[general]\nthread-cooldown = 0\n").get().center.threadCooldown == .zero)
+        var app = AppSettings()
+        for text in ["0", "90s"] {
+            #expect(app.set("thread-cooldown", to: text) == nil)
+            let shown = try #require(app.textValues.first { $0.key == "thread-cooldown" }?.value)
+            #expect(shown == text, "read back as written")
+        }
+        #expect(DaemonOptions.parse(["--thread-cooldown", "0"]) == .run({ var o = DaemonOptions(); o.threadCooldown = .zero; return o }()))
+        if case .exit(let code, _) = DaemonOptions.parse(["--thread-cooldown", "later"]) { #expect(code == 2) } else { Issue.record("accepted") }
     }
 
     @Test func theLineOfAKeyIsFoundInItsOwnSection() {

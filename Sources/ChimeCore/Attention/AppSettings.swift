@@ -89,14 +89,11 @@ public struct AppSettings: Equatable, Sendable {
         case "critical-alerts": guard let value = bool() else { return notBool }; criticalAlerts = value
         case "marketing": guard let value = bool() else { return notBool }; marketing = value
         case "show-in-center": guard let value = bool() else { return notBool }; showInCenter = value
+        case "thread-cooldown" where text.lowercased() == "default":
+            threadCooldown = nil
         case "thread-cooldown":
-            switch text.lowercased() {
-            case "default": threadCooldown = nil
-            case "0": threadCooldown = .zero
-            default:
-                guard let seconds = DurationText.seconds(text) else { return "'\(text)' is not a duration such as 2m, 0 or default" }
-                threadCooldown = .seconds(seconds)
-            }
+            guard let span = DurationText.span(text) else { return "'\(text)' is not a duration such as 2m, 0 or default" }
+            threadCooldown = span
         default:
             return "unknown setting '\(key)'; settings are: " + Self.keys.joined(separator: ", ")
         }
@@ -130,7 +127,7 @@ public struct AppSettings: Equatable, Sendable {
          ("badges", "\(badges)"), ("previews", previews?.rawValue ?? "default"),
          ("time-sensitive", "\(timeSensitive)"), ("critical-alerts", "\(criticalAlerts)"),
          ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)"),
-         ("thread-cooldown", threadCooldown.map { "\($0.components.seconds)s" } ?? "default")]
+         ("thread-cooldown", threadCooldown.map(DurationText.text) ?? "default")]
     }
 
     private var timeoutText: String {
