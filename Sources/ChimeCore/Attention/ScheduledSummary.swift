@@ -19,33 +19,54 @@ public enum ScheduledSummary {
     /// grow with each notification, across restarts too, where a notification put back from the
     /// center has no time of its own on this run's clock.
     public static func ordered(_ notifications: [Notification]) -> [Notification] {
-        notifications.sorted {
-            let (left, right) = ($0.request.hints.relevance ?? 0.5, $1.request.hints.relevance ?? 0.5)
-            return left != right ? left > right : $0.id > $1.id
+        notifications.sorted { comesFirst(($0.request.hints.relevance ?? 0.5, $0.id), ($1.request.hints.relevance ?? 0.5, $1.id)) }
+    }
+
+    static func comesFirst(_ a: (relevance: Double, id: UInt32), _ b: (relevance: Double, id: UInt32)) -> Bool {
+        a.relevance != b.relevance ? a.relevance > b.relevance : a.id > b.id
+    }
+
+    /// What a summary lists of one notification: a few words, not the notification (whose body
+    /// and image may be large).
+    public struct Item: Sendable {
+        var id: UInt32
+        var app: String
+        var summary: String
+        var relevance: Double
+
+        /// `hidden`: its preview was hidden, so the listing says its placeholder.
+        init(_ notification: Notification, hidden: Bool = false) {
+            id = notification.id
+            app = notification.request.appName
+            summary = hidden ? HiddenPreview.body(for: notification.request) : notification.request.summary
+            relevance = notification.request.hints.relevance ?? 0.5
         }
     }
 
     /// The summary's text: the top notification featured, then one line per app, apps in the
     /// order of their most relevant notification.
     public static func text(for notifications: [Notification]) -> (summary: String, body: String) {
-        let ordered = ordered(notifications)
-        guard let top = ordered.first else { return ("", "") }
-        var apps: [String] = []
-        var byApp: [String: [Notification]] = [:]
-        for notification in ordered {
-            let app = notification.request.appName
-            if byApp[app] == nil { apps.append(app) }
-            byApp[app, default: []].append(notification)
-        }
         let count = notifications.count
-        let summary = "Scheduled Summary: \(count) notification\(count == 1 ? "" : "s")"
-        var lines = ["<b>\(top.request.appName): \(escape(top.request.summary))</b>"]
+        return ("Scheduled Summary: \(count) notification\(count == 1 ? "" : "s")", listing(notifications.map { Item($0) }))
+    }
+
+    /// The lines of a summary: the most relevant (then newest) featured, then each app's.
+    static func listing(_ items: [Item]) -> String {
+        let ordered = items.sorted { comesFirst(($0.relevance, $0.id), ($1.relevance, $1.id)) }
+        guard let top = ordered.first else { return "" }
+        var apps: [String] = []
+        var byApp: [String: [Item]] = [:]
+        for item in ordered {
+            if byApp[item.app] == nil { apps.append(item.app) }
+            byApp[item.app, default: []].append(item)
+        }
+        var lines = ["<b>\(top.app): \(escape(top.summary))</b>"]
         for app in apps {
             let items = byApp[app]!
-            lines.append("\(escape(app)) (\(items.count)): " + items.prefix(3).map { escape($0.request.summary) }.joined(separator: "; ")
+            lines.append("\(escape(app)) (\(items.count)): " + items.prefix(3).map { escape($0.summary) }.joined(separator: "; ")
                          + (items.count > 3 ? "; …" : ""))
         }
-        return (summary, lines.joined(separator: "\n"))
+        return lines.joined(separator: "\n")
     }
 
     /// Summaries are plain text; bodies carry markup, so text going into one is escaped.
