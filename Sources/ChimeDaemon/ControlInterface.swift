@@ -58,9 +58,6 @@ extension Daemon {
                     ("banners", .string(presenter.status.rawValue)),
                     ("history", .string(store == nil ? "off" : store?.notKept == nil ? "kept" : "not-kept")),
                     ("sharing", .bool(attention.focus.sharing)),
-                    // The desktop's state chimed follows: screen sharing (KDE's inhibitions,
-                    // chimectl sharing); the focused app and fullscreen are not watched.
-                    ("context", .stringArray(["sharing"])),
                 ] + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]
             },
             "List": { [unowned self] call throws(BusError) in

@@ -52,9 +52,7 @@ enum Commands {
             print("focus: \(focus.isEmpty ? "off" : focus)")
             print("sound: \(status["muted"]?.bool == true ? "muted" : "on")")
             print("screen sharing: \(status["sharing"]?.bool == true ? "on" : "off") (from KDE's inhibitions and chimectl sharing)")
-            if status["context"]?.strings?.contains("focused-app") != true {
-                print("focused app and fullscreen: not watched, so no rule depends on them")
-            }
+            print("focused app and fullscreen: not watched, so no rule depends on them")
             switch status["banners"]?.string {
             case "on": print("banners: on")
             case "off": print("banners: off ([popups] enabled = false)")
