@@ -8,12 +8,14 @@ CONFIG ?= debug
 APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-bin \
                libnotify-bin libcanberra-dev libcanberra-pulse sound-theme-freedesktop \
                pulseaudio pulseaudio-utils sox libsox-fmt-base libsqlite3-dev \
-               libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxkbcommon-dev xvfb xdotool imagemagick sway grim bsdutils
+               libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxcb1-dev libxkbcommon-dev \
+               xvfb xdotool openbox imagemagick sway grim bsdutils
 
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst
 
-.PHONY: all deps build run test test-release bench bench-quick bench-build hot-functions install uninstall clean screenshots
+.PHONY: all deps build run test test-release bench bench-quick bench-build hot-functions install uninstall clean screenshots \
+        wayland-protocols
 
 all: build
 
@@ -116,3 +118,12 @@ uninstall:
 
 clean:
 	$(SWIFT) package clean
+
+# The Wayland protocols' C code, made again from their XML in Sources/CDesktop/protocols
+# (kept in the repository: the build then needs no wayland-scanner).
+wayland-protocols:
+	@cd Sources/CDesktop && for xml in protocols/*.xml; do \
+	    name=$$(basename $$xml .xml); \
+	    wayland-scanner client-header $$xml include/$$name-client-protocol.h && \
+	    wayland-scanner private-code $$xml $$name-protocol.c; \
+	done

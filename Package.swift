@@ -26,6 +26,10 @@ let package = Package(
         // GTK 3 for the popups; gtk-layer-shell places them on wlroots compositors.
         .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk+-3.0",
                        providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
+        // The desktop's state: libwayland-client with the wlr-foreign-toplevel protocol's code
+        // (wayland-scanner's output, `make wayland-protocols`), and libxcb for EWMH on X11.
+        .target(name: "CDesktop", exclude: ["protocols"],
+                linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xcb")]),
         // The few things Swift cannot call: macros and variadic functions.
         .target(name: "CShims", dependencies: ["CDBus", "CGLib"]),
 
@@ -42,9 +46,11 @@ let package = Package(
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
         // Banners on the screen: GTK 3 windows, in chime-presenter (never in chimed).
         .target(name: "ChimePresenter", dependencies: ["ChimeCore", "ChimeGLib", "CGtk", "CGLib"]),
+        // What the person is doing: the focused window and fullscreen, from the display.
+        .target(name: "ChimeDesktop", dependencies: ["ChimeCore", "ChimeGLib", "CDesktop"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
-                                                    "CGLib", "CShims"]),
+                                                    "ChimeDesktop", "CGLib", "CShims"]),
         // The Swift runtime linked in: about 2.7 MB less memory for a process that runs all
         // session long (no relocated copies of the runtime's libraries, none of the unused ones).
         // In release builds lld puts the functions chimed runs (bench/hot-functions.txt, made by
@@ -70,12 +76,14 @@ let package = Package(
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore", "ChimeStore"]),
         .testTarget(name: "ChimePresenterTests", dependencies: ["ChimePresenter"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport",
-                                                            "wayland-input"]),
+                                                            "wayland-input", "test-window"]),
 
         // Clicks and keys for the popup tests on Wayland: a virtual pointer and keyboard on the
         // headless compositor.
         .executableTarget(name: "wayland-input", path: "Tests/WaylandInput",
                           linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+        // A plain GTK window of a known app id, for the desktop-context tests.
+        .executableTarget(name: "test-window", dependencies: ["CGtk"], path: "Tests/TestWindow"),
         // Child processes and a headless PulseAudio, shared by the bus tests and the benchmark.
         .target(name: "ChimeTestSupport", path: "Tests/Support"),
         // `make bench`: Chime against a do-nothing reference server and dunst.
@@ -87,7 +95,7 @@ let package = Package(
 // What Chime ships is built without _StringProcessing, the module Swift imports implicitly for
 // regexes and string searches: linked into chimed for one `firstRange(of:)`, its regex engine
 // was 1.2 MB of program text, much of it resident. Text is searched with `firstByteRange(of:)`.
-let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter",
+let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter", "ChimeDesktop",
                     "ChimeDaemon", "chimed", "chimectl", "chime-presenter"]
 let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
 // Release builds of what Chime ships, for the Notify path (BENCHMARKS.md, session 12):
@@ -106,7 +114,7 @@ let releaseOptimisation = SwiftSetting.unsafeFlags(["-cross-module-optimization"
                                                    .when(configuration: .release))
 
 for target in package.targets where target.type != .system && target.type != .plugin {
-    if target.name == "CShims" { continue }
+    if target.name == "CShims" || target.name == "CDesktop" { continue }
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
         + (shipped.contains(target.name) ? [withoutStringProcessing, releaseOptimisation] : [])
 }

@@ -164,7 +164,7 @@ public struct ConfigLoader {
         switch (kind, name.isEmpty) {
         case ("general", true):
             allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window", "thread-cooldown",
-                       "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
+                       "quiet-when-focused", "hold-in-fullscreen", "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
         case ("summary", true): allowed = ["times"]
         case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output"]
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
@@ -195,6 +195,11 @@ public struct ConfigLoader {
                     throw fail("previews", "'\(text)' is not always, when-unlocked or never")
                 }
                 settings.previews = choice
+            }
+            for (key, path) in [("quiet-when-focused", \ChimeSettings.quietWhenFocused), ("hold-in-fullscreen", \ChimeSettings.holdInFullscreen)] {
+                guard let text = value(key) else { continue }
+                guard let on = AppSettings.bool(text) else { throw fail(key, "'\(text)' is not true or false") }
+                settings[keyPath: path] = on
             }
             if let text = value("time-sensitive-budget") {
                 guard let budget = Int(text), budget >= 0 else { throw fail("time-sensitive-budget", "'\(text)' is not a count") }

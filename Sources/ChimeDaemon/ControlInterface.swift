@@ -44,6 +44,15 @@ extension Daemon {
         return page.reply
     }
 
+    /// What the desktop says and through what, or why it says nothing.
+    private var desktopStatus: [(String, BusValue)] {
+        let context = desktop.context
+        return [("desktop", .string(context.source?.rawValue ?? "")),
+                ("focused-app", .string(context.focused?.appIDs.first ?? "")),
+                ("fullscreen", .bool(context.fullscreen))]
+            + (desktop.unavailable.map { [("desktop-problem", .string($0))] } ?? [])
+    }
+
     private func notificationHandlers() -> [String: ExportedInterface.Handler] {
         [
             "GetStatus": { [unowned self] _ in
@@ -58,7 +67,7 @@ extension Daemon {
                     ("banners", .string(presenter.status.rawValue)),
                     ("history", .string(store == nil ? "off" : store?.notKept == nil ? "kept" : "not-kept")),
                     ("sharing", .bool(attention.focus.sharing)),
-                ] + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]
+                ] + desktopStatus + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]
             },
             "List": { [unowned self] call throws(BusError) in
                 try Self.page(of: attention.server.notifications, options: call.arguments[0])

@@ -60,6 +60,11 @@ public final class Daemon {
     private let storePath: String
     /// Banners on the screen, drawn by a process of chimed's own when there is a display.
     let presenter: PresenterChild
+    /// The focused window and fullscreen, as the display says.
+    private(set) lazy var desktop = DesktopWatch(environment: environment, identities: identities) { [unowned self] context in
+        apply(attention.follow(context, now: now))
+    }
+    private let environment: [String: String]
     private let clock = LocalClock()
     /// Notifications retired past the open limit whose apps are told once the flood pauses.
     private lazy var retired = RetiredCloser { [unowned self] ids in closeRetired(ids) }
@@ -68,6 +73,7 @@ public final class Daemon {
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
+        self.environment = environment
         configLoader = ConfigLoader(path: options.configPath ?? ConfigLoader.defaultPath(environment: environment),
                                     required: options.configPath != nil)
         appStore = AppStateStore(path: AppStateStore.defaultPath(environment: environment))
@@ -165,6 +171,7 @@ public final class Daemon {
         if !options.noHistory, !openStore() { return 1 }
         prune()
         presenter.follow(attention.settings.popups)
+        desktop.start()
         // A parent may hand us a blocked signal mask (some process launchers do); a daemon
         // that cannot hear SIGTERM cannot shut down cleanly.
         var stopSignals = sigset_t()

@@ -52,7 +52,13 @@ enum Commands {
             print("focus: \(focus.isEmpty ? "off" : focus)")
             print("sound: \(status["muted"]?.bool == true ? "muted" : "on")")
             print("screen sharing: \(status["sharing"]?.bool == true ? "on" : "off") (from KDE's inhibitions and chimectl sharing)")
-            print("focused app and fullscreen: not watched, so no rule depends on them")
+            if let source = status["desktop"]?.string, !source.isEmpty {
+                let app = status["focused-app"]?.string ?? ""
+                print("focused app: \(app.isEmpty ? "none" : app.withoutControlCharacters())\(status["fullscreen"]?.bool == true ? ", fullscreen" : "") (from \(source))")
+            } else {
+                print("focused app and fullscreen: not followed: " + (status["desktop-problem"]?.string ?? "see chimed's log").withoutControlCharacters()
+                      + "; the foreground and fullscreen rules do not apply")
+            }
             switch status["banners"]?.string {
             case "on": print("banners: on")
             case "off": print("banners: off ([popups] enabled = false)")

@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test mutating func unknownFocusNamesAreRefused() {
-        #expect(throws: RequestError.unknownName("no Focus named 'gym'; Focus modes: dnd, sharing, work")) {
+        #expect(throws: RequestError.unknownName("no Focus named 'gym'; Focus modes: dnd, sharing, fullscreen, work")) {
             try attention.focusOn("gym", until: nil, now: at(.monday, "10:00"))
         }
     }

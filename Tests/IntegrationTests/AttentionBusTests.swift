@@ -73,7 +73,7 @@ import Testing
     @Test func focusStatusListAndTimedFocus() throws {
         let bus = try TestBus(config: Self.config)
         let list = try bus.chimectl("focus", "list")
-        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == ["dnd", "sharing", "work", "sleep"])
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == ["dnd", "sharing", "fullscreen", "work", "sleep"])
         #expect(try bus.chimectl("focus", "status").stdout == "Focus: off")
         #expect(try bus.chimectl("focus", "on", "work", "--for", "45m").status == 0)
         let json = try bus.chimectl("focus", "status", "--json").stdout
@@ -100,7 +100,7 @@ import Testing
     @Test func unknownFocusSaysWhichExist() throws {
         let bus = try TestBus(config: Self.config)
         let result = try bus.chimectl("focus", "on", "gym")
-        #expect(result.stderr.contains("no Focus named 'gym'; Focus modes: dnd, sharing, work, sleep"))
+        #expect(result.stderr.contains("no Focus named 'gym'; Focus modes: dnd, sharing, fullscreen, work, sleep"))
     }
 
     @Test func dndTogglesAndAnnouncesFocusChangedAndTheProperty() throws {

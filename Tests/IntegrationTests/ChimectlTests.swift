@@ -112,7 +112,7 @@ import Testing
         }
         let focusList = try bus.run("script", ["-qec", "\(TestBus.chimectl) focus list", "/dev/null"]).stdout
         let dnd = try #require(focusList.replacingOccurrences(of: "\r", with: "").split(separator: "\n").first { $0.hasPrefix("dnd") })
-        #expect(try column(of: "(active)", in: dnd) == "FOCUS    SCHEDULE         ".count, "after the widest schedule: \(dnd)")
+        #expect(try column(of: "(active)", in: dnd) == "FOCUS       SCHEDULE         ".count, "after the widest schedule: \(dnd)")
         // In a pipe the schedule keeps its column when empty, so "(active)" is always the third.
         #expect(try bus.chimectl("focus", "list").stdout.split(separator: "\n").contains("dnd\t\t(active)"))
     }
@@ -259,7 +259,7 @@ import Testing
         COMP_WORDS=(chimectl history --state un); COMP_CWORD=3; _chimectl; echo "${COMPREPLY[*]}"
         """
         let result = try bus.run("/bin/bash", ["-c", script])
-        #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false) == ["focus", "dnd sharing work", "toggle", "snooze", "unread"])
+        #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false) == ["focus", "dnd sharing fullscreen work", "toggle", "snooze", "unread"])
     }
 
     /// Every completion offers every command `chimectl help` lists, and no other.

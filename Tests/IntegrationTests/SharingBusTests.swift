@@ -23,7 +23,7 @@ import Testing
         #expect(try bus.chimectl("sharing", "status").status == 0)
         #expect(try bus.chimectl("focus", "status").stdout.contains("Screen Sharing"))
         let status = try bus.chimectl("status").stdout
-        #expect(status.contains("screen sharing: on") && status.contains("focused app and fullscreen: not watched"), "\(status)")
+        #expect(status.contains("screen sharing: on") && status.contains("focused app and fullscreen: not followed"), "\(status)")
         _ = try bus.run("notify-send", ["-a", "Bank", "Your code is 4711", "x"])
         _ = try bus.run("notify-send", ["-a", "Alarm", "-h", "string:x-chime-interruption-level:critical", "Smoke upstairs", "kitchen"])
         let client = try bus.client()

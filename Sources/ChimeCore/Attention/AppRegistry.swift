@@ -71,6 +71,8 @@ public struct AppRegistry: Equatable, Sendable {
     public func settings(for identity: String, config: ChimeSettings) -> AppSettings {
         var settings = AppSettings()
         settings.authorization = config.defaultAuthorization
+        settings.quietWhenFocused = config.quietWhenFocused
+        settings.holdInFullscreen = config.holdInFullscreen
         for (key, value) in (config.apps[identity] ?? [:]).sorted(by: { $0.key < $1.key }) { _ = settings.set(key, to: value) }
         for (key, value) in (records[identity]?.overrides ?? [:]).sorted(by: { $0.key < $1.key }) {
             _ = settings.set(key, to: value)

@@ -35,12 +35,19 @@ public struct AppSettings: Equatable, Sendable {
     /// How long after one of its threads interrupted the thread's next notifications update its
     /// banner quietly; nil = `[general] thread-cooldown`, zero = every notification interrupts.
     public var threadCooldown: Duration?
+    /// Its notifications get no banner and no sound while its window has the focus (time-sensitive
+    /// and critical ones still do); `[general] quiet-when-focused` says for apps that set none.
+    public var quietWhenFocused = true
+    /// Its banners and sounds wait while a fullscreen window has the focus (`FocusMode.fullscreen`);
+    /// `[general] hold-in-fullscreen` says for apps that set none.
+    public var holdInFullscreen = true
 
     public init() {}
 
     /// Setting names as config keys and `chimectl apps set` use them.
     public static let keys = ["authorization", "banners", "timeout", "sounds", "sound", "badges", "previews", "time-sensitive",
-                              "critical-alerts", "marketing", "delivery", "show-in-center", "thread-cooldown"]
+                              "critical-alerts", "marketing", "delivery", "show-in-center", "thread-cooldown",
+                              "quiet-when-focused", "hold-in-fullscreen"]
 
     /// Sets one key from its text form, or says why the value does not fit.
     public mutating func set(_ key: String, to text: String) -> String? {
@@ -89,6 +96,8 @@ public struct AppSettings: Equatable, Sendable {
         case "critical-alerts": guard let value = bool() else { return notBool }; criticalAlerts = value
         case "marketing": guard let value = bool() else { return notBool }; marketing = value
         case "show-in-center": guard let value = bool() else { return notBool }; showInCenter = value
+        case "quiet-when-focused": guard let value = bool() else { return notBool }; quietWhenFocused = value
+        case "hold-in-fullscreen": guard let value = bool() else { return notBool }; holdInFullscreen = value
         case "thread-cooldown" where text.lowercased() == "default":
             threadCooldown = nil
         case "thread-cooldown":
@@ -127,7 +136,8 @@ public struct AppSettings: Equatable, Sendable {
          ("badges", "\(badges)"), ("previews", previews?.rawValue ?? "default"),
          ("time-sensitive", "\(timeSensitive)"), ("critical-alerts", "\(criticalAlerts)"),
          ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)"),
-         ("thread-cooldown", threadCooldown.map(DurationText.text) ?? "default")]
+         ("thread-cooldown", threadCooldown.map(DurationText.text) ?? "default"),
+         ("quiet-when-focused", "\(quietWhenFocused)"), ("hold-in-fullscreen", "\(holdInFullscreen)")]
     }
 
     private var timeoutText: String {

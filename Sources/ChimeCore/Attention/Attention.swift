@@ -23,6 +23,8 @@ public struct Attention: Sendable {
     private var lastKnown: (identity: String, app: KnownApp)?
     public var focus = FocusState()
     public var locked = false
+    /// What the person is doing, as the desktop says; set by `follow(_:now:)`.
+    public private(set) var desktop = DesktopContext()
     /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
     public var muteOverride: Bool? {
         didSet { if muteOverride != oldValue { apps.needsSaving = true } }
@@ -102,7 +104,8 @@ public struct Attention: Sendable {
         let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
             app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, overTimeSensitiveBudget: overBudget, replacing: replacing?.state,
-            rateLimit: settings.center.rateLimit, now: now.monotonic, cooling: cooling), limiter: &rateLimiter)
+            rateLimit: settings.center.rateLimit, now: now.monotonic, cooling: cooling,
+            appFocused: desktop.isFocused(appIdentity: identity, system: system)), limiter: &rateLimiter)
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
@@ -302,6 +305,7 @@ public struct Attention: Sendable {
         switch focus {
         case FocusMode.doNotDisturb: "Do Not Disturb"
         case FocusMode.sharing: "Screen Sharing"
+        case FocusMode.fullscreen: "Full Screen"
         default: focus.prefix(1).uppercased() + focus.dropFirst()
         }
     }
@@ -309,6 +313,14 @@ public struct Attention: Sendable {
     /// `chimectl sharing on|off`: the screen is shared (a portal's hooks say so).
     public mutating func setSharing(_ on: Bool, now: Now) -> [ServerEvent] {
         focus.sharedByHand = on
+        return refreshFocus(now: now)
+    }
+
+    /// The desktop changed: a fullscreen window with the focus turns the fullscreen Focus on,
+    /// and its end presents what it held as one summary.
+    public mutating func follow(_ context: DesktopContext, now: Now) -> [ServerEvent] {
+        desktop = context
+        focus.fullscreen = context.fullscreen
         return refreshFocus(now: now)
     }
 

@@ -7,6 +7,9 @@ public struct ChimeSettings: Equatable, Sendable {
     public var previews: AppSettings.Previews = .always
     /// Time-sensitive notifications an app may send in an hour before they arrive as active.
     public var timeSensitiveBudget = 3
+    /// What apps that set none get for `quiet-when-focused` and `hold-in-fullscreen` (`AppSettings`).
+    public var quietWhenFocused = true
+    public var holdInFullscreen = true
     public var focusModes: [FocusMode] = FocusMode.builtIn
     public var summaryTimes: [ClockTime] = []
     public var sounds = SoundSettings()

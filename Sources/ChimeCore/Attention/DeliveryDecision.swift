@@ -1,6 +1,6 @@
 /// What happens to one notification. Decided in one place, `DeliveryDecision.decide`, from the
 /// notification, what it replaces and every fact around it (settings, rules, Focus, lock, mute,
-/// budget, rate limit); everything else (the screen, signals, sound, the center, badges) follows
+/// budget, rate limit, the focused app); everything else (the screen, signals, sound, the center, badges) follows
 /// it and nothing rewrites it.
 public struct DeliveryDecision: Equatable, Sendable {
     public enum Hold: Equatable, Sendable {
@@ -45,6 +45,8 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var quietInThread = false
     /// The thread's banner on screen that this one updates in place, under its own id.
     public var takesOver: UInt32?
+    /// Its app's window has the focus: no banner and no sound (`AppSettings.quietWhenFocused`).
+    public var inForeground = false
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -66,11 +68,14 @@ public struct DeliveryDecision: Equatable, Sendable {
         public var now = Instant(milliseconds: 0)
         /// Its thread, while the thread's cooldown runs (`ThreadCooldowns`).
         public var cooling: ThreadCooldowns.Cooling?
+        /// Its app's window has the focus (`DesktopContext.isFocused`).
+        public var appFocused = false
 
         public init(app: AppSettings, rules: RuleEffect? = nil, globalPreviews: AppSettings.Previews = .always,
                     focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false,
                     replacing: NotificationState? = nil, rateLimit: CenterSettings.RateLimit? = nil,
-                    now: Instant = Instant(milliseconds: 0), cooling: ThreadCooldowns.Cooling? = nil) {
+                    now: Instant = Instant(milliseconds: 0), cooling: ThreadCooldowns.Cooling? = nil,
+                    appFocused: Bool = false) {
             self.app = app
             self.rules = rules
             self.globalPreviews = globalPreviews
@@ -82,6 +87,7 @@ public struct DeliveryDecision: Equatable, Sendable {
             self.rateLimit = rateLimit
             self.now = now
             self.cooling = cooling
+            self.appFocused = appFocused
         }
     }
 
@@ -114,7 +120,7 @@ public struct DeliveryDecision: Equatable, Sendable {
         var hold: Hold?
         if app.delivery == .summary, level <= .active, !communication {
             hold = .summary
-        } else if let focus = context.focus, !allows(focus, request, identity: identity, level: level) {
+        } else if let focus = context.focus, !allows(focus, request, identity: identity, level: level, app: app) {
             hold = .focus(focus.name)
         }
 
@@ -128,7 +134,9 @@ public struct DeliveryDecision: Equatable, Sendable {
         let interrupts = context.replacing == nil || request.hints.interrupt
         // One banner for a burst (the README's threads): what must get through still interrupts.
         let quietInThread = context.cooling != nil && !mustGetThrough && !request.hints.interrupt
-        let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted
+        // The person is in the app already (Apple: an app in front shows no banners of its own).
+        let inForeground = context.appFocused && app.quietWhenFocused && level < .timeSensitive
+        let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted && !inForeground
         let previews = app.previews ?? context.globalPreviews
         let inCenter = drop == nil && app.showInCenter && !request.hints.transient
         let banner = shown && (app.banners || level == .critical)
@@ -150,13 +158,17 @@ public struct DeliveryDecision: Equatable, Sendable {
             rateLimited: rateLimited,
             interrupts: interrupts,
             quietInThread: quietInThread,
-            takesOver: quietInThread && banner ? context.cooling?.banner : nil)
+            takesOver: quietInThread && banner ? context.cooling?.banner : nil,
+            inForeground: inForeground)
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;
-    /// communication from allowed people; anything from allowed apps.
-    static func allows(_ focus: FocusMode, _ request: NotificationRequest, identity: String, level: InterruptionLevel) -> Bool {
+    /// communication from allowed people; anything from allowed apps; over a fullscreen window,
+    /// the apps that asked not to wait.
+    static func allows(_ focus: FocusMode, _ request: NotificationRequest, identity: String, level: InterruptionLevel,
+                       app: AppSettings) -> Bool {
         if level == .critical { return true }
+        if focus.name == FocusMode.fullscreen, !app.holdInFullscreen { return true }
         if level == .timeSensitive, focus.allowsTimeSensitive { return true }
         if focus.allowedApps.contains(identity) { return true }
         if !request.sandboxed, focus.allowedApps.contains(request.appName) { return true }

@@ -15,16 +15,21 @@ public struct FocusMode: Equatable, Sendable {
     /// On while the screen is shared or mirrored: KDE's inhibition API (a screencast portal calls
     /// it), or `chimectl sharing on` from a portal's hooks.
     public static let sharing = "sharing"
+    /// On while the focused window is fullscreen (a game, a film, a presentation).
+    public static let fullscreen = "fullscreen"
 
     public init(name: String) { self.name = name }
 
-    /// The Focus modes that always exist: Do Not Disturb, and screen sharing, which lets only
-    /// critical notifications through and hides their previews (Apple's default while mirroring).
+    /// The Focus modes that always exist: Do Not Disturb; screen sharing, which lets only
+    /// critical notifications through and hides their previews (Apple's default while mirroring);
+    /// and fullscreen, which holds all but critical ones until the window leaves fullscreen.
     public static var builtIn: [FocusMode] {
         var sharing = FocusMode(name: Self.sharing)
         sharing.allowsTimeSensitive = false
         sharing.hidesPreviews = true
-        return [FocusMode(name: doNotDisturb), sharing]
+        var fullscreen = FocusMode(name: Self.fullscreen)
+        fullscreen.allowsTimeSensitive = false
+        return [FocusMode(name: doNotDisturb), sharing, fullscreen]
     }
 
     public func allowsPerson(_ person: String) -> Bool {

@@ -1,7 +1,8 @@
-/// Which Focus is on and why: a manual choice (with an optional end), inhibitors held by
-/// clients, or a schedule. At most one Focus is active.
+/// Which Focus is on and why: screen sharing, a manual choice (with an optional end),
+/// inhibitors held by clients, a fullscreen window, or a schedule, in that order. At most one
+/// Focus is active.
 public struct FocusState: Equatable, Sendable {
-    public enum Source: String, Sendable { case manual, inhibitor, schedule, sharing }
+    public enum Source: String, Sendable { case manual, inhibitor, schedule, sharing, fullscreen }
 
     public struct Active: Equatable, Sendable {
         public var name: String
@@ -29,6 +30,8 @@ public struct FocusState: Equatable, Sendable {
     private var lastCookie: UInt32 = 0
     /// `chimectl sharing on`: the screen is shared, said by a portal's hook.
     public var sharedByHand = false
+    /// The focused window is fullscreen, as the desktop says (`DesktopContext`).
+    public var fullscreen = false
 
     public init() {}
 
@@ -36,7 +39,8 @@ public struct FocusState: Equatable, Sendable {
     public var sharing: Bool { sharedByHand || inhibitors.contains { $0.focus == FocusMode.sharing } }
 
     /// The active Focus at `now`, given the modes from config. Sharing the screen wins over any
-    /// other: what is on it is seen by others.
+    /// other: what is on it is seen by others. A fullscreen window comes after what the person
+    /// or an app turned on, before a schedule: it says what they are doing now.
     public func active(modes: [FocusMode], now: Now) -> Active? {
         if sharing { return Active(name: FocusMode.sharing, source: .sharing, until: nil) }
         if case .on(let name, let until)? = manual, until.map({ now.wall < $0 }) ?? true {
@@ -45,6 +49,7 @@ public struct FocusState: Equatable, Sendable {
         if let inhibitor = inhibitors.last(where: { $0.focus != FocusMode.sharing }) {
             return Active(name: inhibitor.focus, source: .inhibitor, until: nil)
         }
+        if fullscreen { return Active(name: FocusMode.fullscreen, source: .fullscreen, until: nil) }
         if let scheduled = modes.first(where: { $0.isScheduled(at: now.local) }) {
             if case .offDuringSchedule(let name)? = manual, name == scheduled.name { return nil }
             return Active(name: scheduled.name, source: .schedule, until: nil)

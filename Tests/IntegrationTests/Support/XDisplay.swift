@@ -9,6 +9,7 @@ import Testing
 final class XDisplay: @unchecked Sendable {
     let name: String
     private var server: Subprocess?
+    private var windowManager: Subprocess?
     let width = 1280, height = 800
 
     init() throws {
@@ -48,7 +49,17 @@ final class XDisplay: @unchecked Sendable {
                        environment: ProcessInfo.processInfo.environment)
     }
 
-    deinit { stop() }
+    deinit {
+        windowManager?.signal(SIGTERM)
+        _ = windowManager?.wait(timeout: 5)
+        stop()
+    }
+
+    /// Runs openbox here, a window manager that says which window is active (EWMH) and
+    /// focuses new windows.
+    func startWindowManager() throws {
+        windowManager = try Subprocess("/usr/bin/openbox", ["--sm-disable"], environment: environment)
+    }
 
     /// Ends the X server, as when a session's display goes away.
     func stop() {
