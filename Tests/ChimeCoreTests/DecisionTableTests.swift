@@ -154,7 +154,7 @@ import Testing
 
     @Test func overTheBudgetTimeSensitiveArrivesAsActive() {
         let decision = DeliveryDecision.decide(.make(hints: ["urgency": .byte(2)]), identity: "app",
-                                               context: .init(app: AppSettings(), overTimeSensitiveBudget: true))
+                                               context: .init(app: AppSettings(), budget: TimeSensitiveBudget(perHour: 3, over: true)))
         #expect(decision.level == .active)
     }
 
@@ -301,5 +301,58 @@ import Testing
             throttle.admit(level, at: .at(ms), gap: 1_000)
         }
         #expect(admitted == [true, false, false, true, false, true])
+    }
+}
+
+/// What used to be settled around the decision is decided in it: repeats, the sound gap, the
+/// time-sensitive budget and a notification the person asked to see again.
+@Suite struct DecisionLedgerTests {
+    static let app = DecisionTableTests.trusting
+
+    @Test func aRepeatMergesSilentlyUnlessItMustGetThrough() {
+        let again = DeliveryDecision.decide(.make(app: "app"), identity: "app", context: .init(app: Self.app, repeats: true))
+        #expect(again.mergesIntoRepeat && again.banner && !again.sound)
+        let urgent = DeliveryDecision.decide(DecisionTableTests.request(.timeSensitive), identity: "app",
+                                             context: .init(app: Self.app, repeats: true))
+        #expect(!urgent.mergesIntoRepeat && urgent.sound, "time-sensitive is never merged")
+        let replacing = DeliveryDecision.decide(.make(app: "app"), identity: "app",
+                                                context: .init(app: Self.app, replacing: .presented, repeats: true))
+        #expect(!replacing.mergesIntoRepeat, "a replacement replaces; it repeats nothing")
+    }
+
+    @Test func theLedgerKeepsOneSoundForABurst() {
+        var ledger = DeliveryDecision.Ledger()
+        let sounds = [(InterruptionLevel.active, Int64(0)), (.active, 500), (.critical, 600), (.active, 1_700)].map { level, ms in
+            DeliveryDecision.decide(DecisionTableTests.request(level), identity: "app",
+                                    context: .init(app: Self.app, now: .at(ms), soundGap: 1_000), ledger: &ledger).sound
+        }
+        #expect(sounds == [true, false, true, true])
+    }
+
+    @Test func theBudgetCountsAndTheOneOverItArrivesAsActive() {
+        var budget = TimeSensitiveBudget(perHour: 2, recent: [0])
+        let second = DeliveryDecision.decide(DecisionTableTests.request(.timeSensitive), identity: "app",
+                                             context: .init(app: Self.app, budget: budget, wall: 1_000))
+        #expect(second.level == .timeSensitive && second.budgetChange == .init(wall: 1_000, crosses: false))
+        budget.recent.append(1_000)
+        let third = DeliveryDecision.decide(DecisionTableTests.request(.timeSensitive), identity: "app",
+                                            context: .init(app: Self.app, budget: budget, wall: 2_000))
+        #expect(third.level == .active && third.budgetChange == .init(wall: 2_000, crosses: true))
+        let hourLater = DeliveryDecision.decide(DecisionTableTests.request(.timeSensitive), identity: "app",
+                                                context: .init(app: Self.app, budget: budget, wall: 3_600_500))
+        #expect(hourLater.level == .timeSensitive, "the first went out of the hour")
+        budget.exempt = true
+        budget.recent = [1, 2, 3]
+        let exempt = DeliveryDecision.decide(DecisionTableTests.request(.timeSensitive), identity: "app",
+                                             context: .init(app: Self.app, budget: budget, wall: 4))
+        #expect(exempt.level == .timeSensitive && exempt.budgetChange == nil)
+    }
+
+    @Test func whatThePersonAskedToSeeShowsWhateverHoldsIt() {
+        var app = Self.app
+        app.banners = false
+        let asked = DeliveryDecision.decide(.make(app: "app"), identity: "app",
+                                            context: .init(app: app, focus: FocusMode(name: "dnd"), onRequest: true))
+        #expect(asked.banner && asked.hold == nil && asked.drop == nil)
     }
 }

@@ -80,12 +80,11 @@ public struct AppRegistry: Equatable, Sendable {
         return settings
     }
 
-    /// Counts a time-sensitive delivery; true when it takes the app over its hourly budget.
-    mutating func countTimeSensitive(_ identity: String, at wall: Int64, budget: Int) -> Bool {
-        if records[identity] == nil { add(identity, Record()) }
-        var record = records[identity, default: Record()]
-        record.timeSensitiveTimes = record.timeSensitiveTimes.filter { wall - $0 < 3_600_000 } + [wall]
-        records[identity] = record
-        return record.timeSensitiveTimes.count > budget
+    /// Keeps what a decision did to an app's time-sensitive budget (`TimeSensitiveBudget`).
+    mutating func count(_ change: TimeSensitiveBudget.Change, for identity: String) {
+        update(identity) { record in
+            record.timeSensitiveTimes = record.timeSensitiveTimes.filter { change.wall - $0 < 3_600_000 } + [change.wall]
+            if change.crosses { record.overBudget = true }
+        }
     }
 }

@@ -15,13 +15,9 @@ extension Attention {
     /// snooze that ended. `notification` is the open one, or one rebuilt from the center.
     public mutating func presentAgain(_ notification: Notification, now: Now) -> [ServerEvent] {
         var again = server.notification(notification.id) ?? notification
-        var decision = DeliveryDecision.decide(again.request, identity: again.appIdentity, context: .init(
+        let decision = DeliveryDecision.decide(again.request, identity: again.appIdentity, context: .init(
             app: settings(for: again.appIdentity), rules: rules(for: again.request), globalPreviews: settings.previews,
-            locked: locked, muted: muted))
-        // The user asked to see it: no Focus, summary or banner setting keeps it away now.
-        decision.hold = nil
-        decision.drop = nil
-        decision.banner = true
+            locked: locked, muted: muted, onRequest: true))
         again.decision = decision
         again.state = .presented
         var events = server.adopt(again, now: now.monotonic)

@@ -30,7 +30,6 @@ public struct Attention: Sendable {
         didSet { if muteOverride != oldValue { apps.needsSaving = true } }
     }
     public var muted: Bool { muteOverride ?? settings.sounds.muted }
-    private var soundThrottle = SoundThrottle()
     /// The Focus last seen active, so its end is noticed and summarised.
     public private(set) var currentFocus: FocusState.Active?
     /// Set when the active Focus changed; the daemon announces it and clears this.
@@ -41,7 +40,8 @@ public struct Attention: Sendable {
     private var lastTick: LocalTime?
     /// The center's unread notifications per app; the daemon feeds it every event.
     public var unread = UnreadCounts()
-    private var rateLimiter = RateLimiter()
+    /// The rate limiter's tokens and the last sound, as the decisions leave them.
+    private var ledger = DeliveryDecision.Ledger()
     private var threads = ThreadCooldowns()
     private var repeats = RepeatDetector()
     /// What the bus thread reads of the texts a new notification could repeat.
@@ -85,27 +85,26 @@ public struct Attention: Sendable {
         let appSettings = app.settings
         let rules = rules(for: request)
         for name in rules?.rules ?? [] { ruleMatches[name, default: 0] += 1 }
-        let requested = rules?.level ?? InterruptionPolicy.level(request, app: appSettings)
-        var overBudget = app.overBudget
-        var crossedBudget = false
-        if rules?.level == nil, requested == .timeSensitive, appSettings.authorization == .allowed, !overBudget,
-           !(apps.record(identity)?.budgetExempt ?? false),
-           apps.countTimeSensitive(identity, at: now.wall, budget: settings.timeSensitiveBudget) {
-            overBudget = true
-            crossedBudget = true
-            apps.update(identity) { $0.overBudget = true }
-        }
         let replacing = try server.replacementTarget(for: request, from: sender, identity: system)
         let thread = ThreadCooldowns.Key(request)
         let cooldown = appSettings.threadCooldown ?? settings.center.threadCooldown
         let cooling = replacing == nil ? threads.cooling(thread, now: now.monotonic, cooldown: cooldown).map { entry in
             ThreadCooldowns.Cooling(banner: server.notification(entry.banner)?.state == .presented ? entry.banner : nil)
         } : nil
+        // An open notification it repeats: the same texts within the window, from a call that
+        // could only make a new one.
+        let window = settings.center.repeatWindow
+        let texts = window > .zero ? texts ?? RepeatDetector.Key(request) : nil
+        let earlier = replacing == nil && id == nil ? texts.flatMap { texts in
+            repeats.earlier(texts, now: now.monotonic, window: window).flatMap(server.notification)
+        }.flatMap { $0.showsTexts(of: request) ? $0 : nil } : nil
         let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
             app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
-            locked: locked, muted: muted, overTimeSensitiveBudget: overBudget, replacing: replacing?.state,
+            locked: locked, muted: muted, budget: app.budget, wall: now.wall, replacing: replacing?.state,
             rateLimit: settings.center.rateLimit, now: now.monotonic, cooling: cooling,
-            appFocused: desktop.isFocused(appIdentity: identity, system: system)), limiter: &rateLimiter)
+            appFocused: desktop.isFocused(appIdentity: identity, system: system), repeats: earlier != nil,
+            soundGap: settings.sounds.minimumGap), ledger: &ledger)
+        if let change = decision.budgetChange { apps.count(change, for: identity) }
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
@@ -121,13 +120,9 @@ public struct Attention: Sendable {
             request.actions += [Action(key: Self.actionPrefix + "keep", label: "Keep"),
                                 Action(key: Self.actionPrefix + "turn-off", label: "Turn Off")]
         }
-        let window = settings.center.repeatWindow
-        let merges = window > .zero && !decision.mustGetThrough && replacing == nil && id == nil
-        let texts = window > .zero ? texts ?? RepeatDetector.Key(request) : nil
         var repeating: UInt32?
-        if merges, let texts, let id = repeats.earlier(texts, now: now.monotonic, window: window),
-           let earlier = server.notification(id), earlier.showsTexts(of: request) {
-            repeating = id
+        if decision.mergesIntoRepeat, let earlier {
+            repeating = earlier.id
             // A repeat keeps the choices Chime offered on the first one (Keep / Turn Off).
             let keys = Set(request.actions.map(\.key))
             request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
@@ -144,11 +139,9 @@ public struct Attention: Sendable {
         }
         // Usually nothing came before: take the array rather than copy each event into another.
         if events.isEmpty { events = result.events } else { events += result.events }
-        // A repeat plays no sound again; most notifications play none at all, so the
-        // notification (a copy) is looked up only for one that may.
+        // Most notifications play no sound, so the notification (a copy) is looked up only for one that does.
         if let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
-           let notification = server.notification(result.id), notification.repeatCount == 1,
-           soundThrottle.admit(choice.level, at: now.monotonic, gap: settings.sounds.minimumGap) {
+           let notification = server.notification(result.id) {
             events.append(.playSound(notification, choice))
         }
         if case .focus = decision.hold {
@@ -161,7 +154,7 @@ public struct Attention: Sendable {
                           body: "They can break through Focus and scheduled summaries. Turn them off if \(ScheduledSummary.escape(request.appName)) uses them for things that can wait.",
                           actions: [Action(key: Self.actionPrefix + "time-sensitive-off:" + identity, label: "Turn Off")], now: now)
         }
-        if crossedBudget {
+        if decision.budgetChange?.crosses == true {
             events += own(summary: "\(request.appName) sends many Time-Sensitive notifications",
                           body: "It sent more than \(settings.timeSensitiveBudget) in an hour, so they now arrive as ordinary notifications.",
                           actions: [Action(key: Self.actionPrefix + "time-sensitive-allow:" + identity, label: "Let Them Through")], now: now)
@@ -180,15 +173,16 @@ public struct Attention: Sendable {
         var settings: AppSettings
         /// In the registry; Notify adds an app that is not.
         var registered: Bool
-        var overBudget: Bool
+        var budget: TimeSensitiveBudget
     }
 
     private mutating func known(_ identity: String) -> KnownApp {
         if let lastKnown, lastKnown.identity == identity { return lastKnown.app }
         let known = knownApps[identity] ?? {
             let record = apps.record(identity)
-            let known = KnownApp(settings: apps.settings(for: identity, config: settings),
-                                 registered: record != nil, overBudget: record?.overBudget ?? false)
+            let known = KnownApp(settings: apps.settings(for: identity, config: settings), registered: record != nil,
+                                 budget: TimeSensitiveBudget(perHour: settings.timeSensitiveBudget, recent: record?.timeSensitiveTimes ?? [],
+                                                             over: record?.overBudget ?? false, exempt: record?.budgetExempt ?? false))
             knownApps[identity] = known
             return known
         }()

@@ -1,7 +1,7 @@
 /// What happens to one notification. Decided in one place, `DeliveryDecision.decide`, from the
-/// notification, what it replaces and every fact around it (settings, rules, Focus, lock, mute,
-/// budget, rate limit, the focused app); everything else (the screen, signals, sound, the center, badges) follows
-/// it and nothing rewrites it.
+/// notification, what it replaces or repeats and every fact around it (settings, rules, Focus,
+/// lock, mute, budget, rate limit, the last sound, the focused app); everything else (the screen,
+/// signals, sound, the center, badges, the app's budget) follows it and nothing rewrites it.
 public struct DeliveryDecision: Equatable, Sendable {
     public enum Hold: Equatable, Sendable {
         case focus(String)
@@ -47,6 +47,11 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var takesOver: UInt32?
     /// Its app's window has the focus: no banner and no sound (`AppSettings.quietWhenFocused`).
     public var inForeground = false
+    /// It repeats an open notification (`Context.repeats`), which takes it in place, its count
+    /// raised, with no sound again.
+    public var mergesIntoRepeat = false
+    /// What it does to its app's time-sensitive budget, for the registry to keep.
+    public var budgetChange: TimeSensitiveBudget.Change?
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -58,8 +63,10 @@ public struct DeliveryDecision: Equatable, Sendable {
         public var focus: FocusMode?
         public var locked = false
         public var muted = false
-        /// The app sent more time-sensitive notifications than its budget allows.
-        public var overTimeSensitiveBudget = false
+        /// The app's time-sensitive budget; nil: not counted (its level stays).
+        public var budget: TimeSensitiveBudget?
+        /// Unix ms now: the budget's clock.
+        public var wall: Int64 = 0
         /// The open notification this one replaces in place (replaces_id or a stack tag), if any.
         public var replacing: NotificationState?
         /// The app's rate limit; nil: not limited.
@@ -70,39 +77,58 @@ public struct DeliveryDecision: Equatable, Sendable {
         public var cooling: ThreadCooldowns.Cooling?
         /// Its app's window has the focus (`DesktopContext.isFocused`).
         public var appFocused = false
+        /// An open notification with the same texts came within the repeat window.
+        public var repeats = false
+        /// Within this many ms of a sound, another plays only if more urgent (`[sounds] minimum-gap`).
+        public var soundGap: Int64 = 0
+        /// The person asked to see it (`chimectl restore`, a snooze that ended): no Focus,
+        /// summary, banner setting or denial keeps its banner away.
+        public var onRequest = false
 
         public init(app: AppSettings, rules: RuleEffect? = nil, globalPreviews: AppSettings.Previews = .always,
-                    focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, overTimeSensitiveBudget: Bool = false,
-                    replacing: NotificationState? = nil, rateLimit: CenterSettings.RateLimit? = nil,
+                    focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, budget: TimeSensitiveBudget? = nil,
+                    wall: Int64 = 0, replacing: NotificationState? = nil, rateLimit: CenterSettings.RateLimit? = nil,
                     now: Instant = Instant(milliseconds: 0), cooling: ThreadCooldowns.Cooling? = nil,
-                    appFocused: Bool = false) {
+                    appFocused: Bool = false, repeats: Bool = false, soundGap: Int64 = 0, onRequest: Bool = false) {
             self.app = app
             self.rules = rules
             self.globalPreviews = globalPreviews
             self.focus = focus
             self.locked = locked
             self.muted = muted
-            self.overTimeSensitiveBudget = overTimeSensitiveBudget
+            self.budget = budget
+            self.wall = wall
             self.replacing = replacing
             self.rateLimit = rateLimit
             self.now = now
             self.cooling = cooling
             self.appFocused = appFocused
+            self.repeats = repeats
+            self.soundGap = soundGap
+            self.onRequest = onRequest
         }
     }
 
-    /// Without a rate limit: what the notification would get from the facts alone.
-    public static func decide(_ request: NotificationRequest, identity: String, context: Context) -> DeliveryDecision {
+    /// What deciding changes besides the one notification: the rate limiter's tokens and when
+    /// the last sound played.
+    public struct Ledger: Sendable {
         var limiter = RateLimiter()
-        var context = context
-        context.rateLimit = nil
-        return decide(request, identity: identity, context: context, limiter: &limiter)
+        var sounds = SoundThrottle()
+        public init() {}
     }
 
-    /// `limiter` takes a token for the app unless the notification must get through; its new
-    /// state is the decision's too.
+    /// Without a rate limit or a last sound: what the notification would get from the facts alone.
+    public static func decide(_ request: NotificationRequest, identity: String, context: Context) -> DeliveryDecision {
+        var ledger = Ledger()
+        var context = context
+        context.rateLimit = nil
+        return decide(request, identity: identity, context: context, ledger: &ledger)
+    }
+
+    /// `ledger` gives a token of the app's rate limit unless the notification must get through,
+    /// and notes its sound; its new state is the decision's too.
     public static func decide(_ request: NotificationRequest, identity: String, context: Context,
-                              limiter: inout RateLimiter) -> DeliveryDecision {
+                              ledger: inout Ledger) -> DeliveryDecision {
         let app = context.rules?.applied(to: context.app) ?? context.app
         // A rule's level is final: past the app's permissions and its budget.
         let ruleLevel = context.rules?.level
@@ -114,7 +140,11 @@ public struct DeliveryDecision: Equatable, Sendable {
         case .allowed: break
         }
         if request.hints.marketing, !app.marketing { drop = drop ?? .marketing }
-        if level == .timeSensitive, context.overTimeSensitiveBudget, ruleLevel == nil { level = .active }
+        var budgetChange: TimeSensitiveBudget.Change?
+        if level == .timeSensitive, ruleLevel == nil, drop == nil, let budget = context.budget {
+            budgetChange = budget.counting(at: context.wall)
+            if budget.over || budgetChange?.crosses == true { level = .active }
+        }
 
         let communication = InterruptionPolicy.isCommunication(request)
         var hold: Hold?
@@ -129,8 +159,9 @@ public struct DeliveryDecision: Equatable, Sendable {
             || (context.focus.flatMap { focus in InterruptionPolicy.person(request).map(focus.allowsPerson) } ?? false)
         var rateLimited = RateLimiter.Admission.admitted
         if drop == nil, !mustGetThrough, let limit = context.rateLimit {
-            rateLimited = limiter.admit(identity, at: context.now, limit: limit)
+            rateLimited = ledger.limiter.admit(identity, at: context.now, limit: limit)
         }
+        let mergesIntoRepeat = context.repeats && !mustGetThrough && context.replacing == nil
         let interrupts = context.replacing == nil || request.hints.interrupt
         // One banner for a burst (the README's threads): what must get through still interrupts.
         let quietInThread = context.cooling != nil && !mustGetThrough && !request.hints.interrupt
@@ -139,14 +170,20 @@ public struct DeliveryDecision: Equatable, Sendable {
         let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted && !inForeground
         let previews = app.previews ?? context.globalPreviews
         let inCenter = drop == nil && app.showInCenter && !request.hints.transient
-        let banner = shown && (app.banners || level == .critical)
+        var banner = shown && (app.banners || level == .critical)
+        // One sound for a burst: within the gap of the last sound only a more urgent one plays.
+        let sound = shown && interrupts && !mergesIntoRepeat && !quietInThread && !request.hints.suppressSound
+            && (level == .critical || (app.sounds && !context.muted))
+            && level >= .active && ledger.sounds.admit(level, at: context.now, gap: context.soundGap)
+        if context.onRequest {
+            (hold, drop, banner) = (nil, nil, true)
+        }
         return DeliveryDecision(
             level: level,
             drop: drop,
             hold: hold,
             banner: banner,
-            sound: shown && interrupts && !quietInThread && !request.hints.suppressSound
-                && (level == .critical || (app.sounds && !context.muted)),
+            sound: sound,
             redacted: previews == .never || (previews == .whenUnlocked && context.locked) || context.focus?.hidesPreviews == true,
             inCenter: inCenter,
             countsTowardBadge: inCenter && app.badges,
@@ -159,7 +196,9 @@ public struct DeliveryDecision: Equatable, Sendable {
             interrupts: interrupts,
             quietInThread: quietInThread,
             takesOver: quietInThread && banner ? context.cooling?.banner : nil,
-            inForeground: inForeground)
+            inForeground: inForeground,
+            mergesIntoRepeat: mergesIntoRepeat,
+            budgetChange: budgetChange)
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;
