@@ -35,8 +35,13 @@ let package = Package(
 
         // Pure model and policy: no C imports, time passed in as a value.
         .target(name: "ChimeCore"),
-        // Small Swift wrappers over GLib: markup parsing, the main loop, timers, signals.
-        .target(name: "ChimeGLib", dependencies: ["CGLib", "CShims"]),
+        // Small Swift wrappers over GLib: markup parsing, the main loop, timers, signals, the log.
+        .target(name: "ChimeGLib", dependencies: ["ChimeCore", "CGLib", "CShims"]),
+        // The config file (GKeyFile, GRegex for rules) and where Chime's folders are.
+        .target(name: "ChimeConfig", dependencies: ["ChimeCore", "ChimeGLib"]),
+        // The control interface's protocol: its names, and a notification's record (a{sv})
+        // written and read side by side; what chimed and its clients share.
+        .target(name: "ChimeControl", dependencies: ["ChimeCore"]),
         // libdbus on a GLib main loop; interfaces declared by the XML in dbus/.
         .target(name: "ChimeDBus", dependencies: ["ChimeCore", "ChimeGLib", "CDBus", "CGLib", "CShims"],
                 plugins: ["EmbedInterfaces"]),
@@ -45,12 +50,12 @@ let package = Package(
         // The notification center's persistence: SQLite in WAL mode.
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
         // Banners on the screen: GTK 3 windows, in chime-presenter (never in chimed).
-        .target(name: "ChimePresenter", dependencies: ["ChimeCore", "ChimeGLib", "CGtk", "CGLib"]),
+        .target(name: "ChimePresenter", dependencies: ["ChimeCore", "ChimeControl", "ChimeGLib", "CGtk", "CGLib"]),
         // What the person is doing: the focused window and fullscreen, from the display.
         .target(name: "ChimeDesktop", dependencies: ["ChimeCore", "ChimeGLib", "CDesktop"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
-                                                    "ChimeDesktop", "CGLib", "CShims"]),
+                                                    "ChimeDesktop", "ChimeConfig", "ChimeControl", "CGLib", "CShims"]),
         // The Swift runtime linked in: about 2.7 MB less memory for a process that runs all
         // session long (no relocated copies of the runtime's libraries, none of the unused ones).
         // In release builds lld puts the functions chimed runs (bench/hot-functions.txt, made by
@@ -63,9 +68,9 @@ let package = Package(
                               .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
                           ]),
-        .executableTarget(name: "chimectl", dependencies: ["ChimeDBus", "ChimeCore", "CGLib"]),
+        .executableTarget(name: "chimectl", dependencies: ["ChimeControl", "ChimeDBus", "ChimeCore", "CGLib"]),
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
-        .executableTarget(name: "chime-presenter", dependencies: ["ChimeDaemon", "ChimePresenter", "ChimeDBus",
+        .executableTarget(name: "chime-presenter", dependencies: ["ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
                                                                   "ChimeGLib", "ChimeCore", "CShims"]),
 
         // Build-time tool: turns dbus/*.xml into Swift string constants.
@@ -73,7 +78,9 @@ let package = Package(
         .plugin(name: "EmbedInterfaces", capability: .buildTool(), dependencies: ["EmbedResources"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
-        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeDBus", "ChimeCore", "ChimeStore"]),
+        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeConfig", "ChimeDBus", "ChimeCore",
+                                                             "ChimeGLib", "ChimeStore"]),
+        .testTarget(name: "ChimeControlTests", dependencies: ["ChimeControl", "ChimeCore"]),
         .testTarget(name: "ChimePresenterTests", dependencies: ["ChimePresenter"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport",
                                                             "wayland-input", "test-window"]),
@@ -96,6 +103,7 @@ let package = Package(
 // regexes and string searches: linked into chimed for one `firstRange(of:)`, its regex engine
 // was 1.2 MB of program text, much of it resident. Text is searched with `firstByteRange(of:)`.
 let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter", "ChimeDesktop",
+                    "ChimeConfig", "ChimeControl",
                     "ChimeDaemon", "chimed", "chimectl", "chime-presenter"]
 let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
 // Release builds of what Chime ships, for the Notify path (BENCHMARKS.md, session 12):

@@ -1,3 +1,4 @@
+import ChimeControl
 import ChimeCore
 import ChimeDBus
 import ChimeStore

@@ -1,3 +1,5 @@
+import ChimeConfig
+import ChimeControl
 import ChimeCore
 import ChimeDBus
 import ChimeGLib
@@ -16,10 +18,9 @@ import Glibc
 /// control interface's history, replies, invocations or settings.
 public final class Daemon {
     static let notificationsPath = "/org/freedesktop/Notifications"
-    /// Where the control interface lives; chime-presenter calls it too.
-    public static let controlPath = "/dev/chime/Chime1"
+    static let controlPath = ControlProtocol.path
     static let notificationsName = "org.freedesktop.Notifications"
-    public static let controlName = "dev.chime.Chime1"
+    static let controlName = ControlProtocol.name
 
     /// Owns org.freedesktop.Notifications and serves only that, from the bus thread.
     let connection: BusConnection

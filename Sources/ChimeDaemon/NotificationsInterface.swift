@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeDBus
+import ChimeGLib
 
 /// org.freedesktop.Notifications, as declared in dbus/org.freedesktop.Notifications.xml.
 extension Daemon {

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeDBus
+import ChimeGLib
 
 /// The edge of the freedesktop interface: turns Notify's arguments into a request the core
 /// can trust. Malformed calls are refused; a bad part (a hint, an image) is dropped and

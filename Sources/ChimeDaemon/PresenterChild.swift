@@ -1,3 +1,5 @@
+import ChimeConfig
+import ChimeControl
 import ChimeCore
 import ChimeGLib
 import Glibc
@@ -20,10 +22,9 @@ public final class PresenterChild {
         case restarting
     }
 
-    /// chime-presenter's exit status when it cannot open the display. chimed then starts it
-    /// again a few times (`retryDelays`): a display still coming up, or one too busy to answer
-    /// at once, still gets its banners.
-    public static let displayUnavailable: Int32 = 3
+    /// When chime-presenter cannot open the display (`ControlProtocol.displayUnavailable`), chimed
+    /// starts it again a few times: a display still coming up, or one too busy to answer at once,
+    /// still gets its banners.
     static let retryDelays: [UInt32] = [1_000, 2_000, 4_000]
 
     private var pid: pid_t?
@@ -105,12 +106,12 @@ public final class PresenterChild {
         // WIFEXITED/WEXITSTATUS/WTERMSIG by hand: the C macros do not import.
         let signal = status & 0x7f
         let code = (status >> 8) & 0xff
-        if signal == 0, code == Self.displayUnavailable, failedOpens < Self.retryDelays.count {
+        if signal == 0, code == ControlProtocol.displayUnavailable, failedOpens < Self.retryDelays.count {
             let delay = Self.retryDelays[failedOpens]
             failedOpens += 1
             Log.warning("the banner presenter cannot open the display; trying again in \(delay / 1_000) s")
             start(after: delay)
-        } else if signal == 0, code == Self.displayUnavailable {
+        } else if signal == 0, code == ControlProtocol.displayUnavailable {
             Log.warning("the banner presenter cannot open the display; chimed runs on without banners" + awaitDisplay())
         } else if signal != 0, wanted {
             let delay = restartAfterCrash()

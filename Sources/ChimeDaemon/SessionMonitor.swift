@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeDBus
+import ChimeGLib
 
 /// Follows logind's LockedHint and IdleHint for this session on the system bus: the lock
 /// hides previews, and while the session is locked or idle no banner expires unseen. IdleHint is

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeGLib
 import Glibc
 

@@ -1,3 +1,4 @@
+import ChimeGLib
 import Glibc
 
 /// `$XDG_STATE_HOME/chime`: the center, its logs and apps.state hold what notifications said

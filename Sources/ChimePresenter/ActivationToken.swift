@@ -1,4 +1,5 @@
 import CGtk
+import ChimeControl
 import ChimeCore
 
 /// What lets the app whose action was clicked raise its window: on Wayland an xdg-activation

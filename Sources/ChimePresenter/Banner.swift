@@ -1,4 +1,5 @@
 import CGtk
+import ChimeControl
 import ChimeCore
 
 /// One banner: a GTK window showing a notification. What the user does to it goes to the

@@ -1,4 +1,5 @@
 import CGtk
+import ChimeControl
 import ChimeCore
 
 /// Banners on the screen (the README's popups): one GTK window per presented notification,

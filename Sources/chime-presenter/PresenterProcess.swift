@@ -1,7 +1,8 @@
+import ChimeConfig
+import ChimeControl
 import ChimeCore
 import ChimeDBus
 import ChimeGLib
-import ChimeDaemon
 import ChimePresenter
 import CShims
 import Glibc
@@ -12,8 +13,8 @@ import Glibc
 /// Kept apart because GTK ends the process when the display goes away; chimed must not end
 /// with it.
 enum PresenterProcess {
-    static let controlName = Daemon.controlName
-    static let controlPath = Daemon.controlPath
+    static let controlName = ControlProtocol.name
+    static let controlPath = ControlProtocol.path
 
     static func run(configPath: String?, environment: [String: String]) -> Int32 {
         // Ends with chimed, whatever way chimed ends.
@@ -34,7 +35,7 @@ enum PresenterProcess {
         let display = environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? ""
         guard PopupPresenter.openDisplay() else {
             Log.warning("presenter: cannot open the display \(display)")
-            return PresenterChild.displayUnavailable
+            return ControlProtocol.displayUnavailable
         }
         let css = ConfigLoader.folder(environment: environment) + "/style.css"
         guard let presenter = PopupPresenter(

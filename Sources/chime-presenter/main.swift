@@ -1,4 +1,5 @@
-import ChimeDaemon
+import ChimeConfig
+import ChimeGLib
 import Glibc
 
 // chime-presenter [--config FILE]: the banners, started by chimed beside itself. A program of

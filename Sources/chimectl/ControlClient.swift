@@ -1,10 +1,11 @@
+import ChimeControl
 import ChimeCore
 import ChimeDBus
 
 /// chimectl's side of dev.chime.Chime1: blocking calls with errors a person can read.
 struct ControlClient {
-    static let name = "dev.chime.Chime1"
-    static let path = "/dev/chime/Chime1"
+    static let name = ControlProtocol.name
+    static let path = ControlProtocol.path
 
     let connection: BusConnection
 

@@ -1,4 +1,6 @@
+import ChimeConfig
 import ChimeDaemon
+import ChimeGLib
 import Glibc
 
 // Wiring only: parse the command line, build the daemon, serve. No Foundation here: it would

@@ -1,7 +1,7 @@
 import Testing
 @testable import ChimeCore
 
-/// Where banners go and what they show, without a display.
+/// Where banners go, without a display.
 @Suite struct PresentationTests {
     @Test func bannersStackFromTheAnchoredCornerNewestFirst() {
         var settings = PopupSettings()
@@ -24,29 +24,6 @@ import Testing
         settings.maximumVisible = 5
         let centred = BannerStack(banners: banners, monitor: (1000, 700), settings: settings)
         #expect(centred.placements.map(\.x) == [350, 350, 350] && centred.hidden == 0 && centred.moreAt == nil)
-    }
-
-    @Test func aBannerReadsThePresentedRecord() {
-        let record: [String: BusValue] = [
-            "app-name": .string("Mail"), "summary": .string("New mail"), "body": .string("<b>Hi</b>"),
-            "actions": .stringArray(["default", "Open", "delete", "Delete", "inline-reply", "Reply", "a", "A", "b", "B", "c", "C"]),
-            "destructive-actions": .stringArray(["delete"]), "level": .string("time-sensitive"),
-            "repeat-count": .uint32(3), "progress": .int32(40), "app-icon": .string("mail-unread"),
-        ]
-        let content = BannerContent(id: 7, record: record)
-        #expect(content.summary == "New mail (3x)")
-        #expect(content.hasDefaultAction && content.replyPlaceholder == "Reply…")
-        #expect(content.buttons.map(\.key) == ["delete", "a", "b", "c"], "at most four; default and reply are not buttons")
-        #expect(content.buttons.first?.destructive == true)
-        #expect(content.level == .timeSensitive && content.progress == 40 && content.icon == "mail-unread")
-    }
-
-    /// The spec's order: image-data, then image-path, then app_icon; a message's avatar is its image.
-    @Test func aBannerShowsTheImageBeforeTheAppIcon() {
-        let both: [String: BusValue] = ["app-icon": .string("mail-unread"), "image-path": .string("/tmp/photo.png")]
-        #expect(BannerContent(id: 1, record: both).icon == "/tmp/photo.png")
-        #expect(BannerContent(id: 1, record: ["app-icon": .string("chat"), "avatar-path": .string("/tmp/ada.png")]).icon == "/tmp/ada.png")
-        #expect(BannerContent(id: 1, record: ["app-icon": .string("chat")]).icon == "chat")
     }
 }
 

@@ -34,7 +34,6 @@ import Testing
         }
         #expect(attention.server.notifications.filter { $0.state == .presented }.map(\.id) == [banner], "one banner")
         #expect(attention.server.notification(banner)?.threadCount == 20, "it stands for the twenty")
-        #expect(BannerContent(id: banner, record: ["summary": .string("Alex"), "thread-count": .uint32(20)]).summary == "Alex · 20 new")
         #expect(attention.server.notifications.count == 20)
     }
 

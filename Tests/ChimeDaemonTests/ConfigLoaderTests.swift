@@ -1,7 +1,8 @@
+@testable import ChimeConfig
 import ChimeCore
+@testable import ChimeDaemon
 import Foundation
 import Testing
-@testable import ChimeDaemon
 
 @Suite struct ConfigLoaderTests {
     func load(_ text: String) -> Result<ChimeSettings, ConfigLoader.Failure> {

@@ -1,6 +1,7 @@
+@testable import ChimeDaemon
+@testable import ChimeGLib
 import Dispatch
 import Testing
-@testable import ChimeDaemon
 
 /// chimed's log from several threads at once, as the tests decode notifications in parallel.
 @Suite struct LogTests {

@@ -2,10 +2,10 @@ import ChimeCore
 
 /// A notification as the control interface shows it (an a{sv}): what presenters,
 /// bars and chimectl read. README.md lists the keys.
-enum NotificationRecord {
+public enum NotificationRecord {
     /// `asPresented`: what a banner may show, so hidden previews are redacted; the center
     /// (List) keeps the full text.
-    static func busValue(_ notification: Notification, asPresented: Bool = false) -> BusValue {
+    public static func busValue(_ notification: Notification, asPresented: Bool = false) -> BusValue {
         let request = notification.request
         let hints = request.hints
         let redacted = asPresented && notification.decision?.redacted == true

@@ -21,11 +21,11 @@ public enum Log {
         warning(message)
     }
 
-    static func hasSaid(_ key: String) -> Bool { said.withLock { $0.contains(key) } }
+    public static func hasSaid(_ key: String) -> Bool { said.withLock { $0.contains(key) } }
 
     /// Lets the warnings whose keys start with `prefix` be said again: a problem that went away
     /// and comes back is news.
-    static func forgetSaid(prefix: String) { said.withLock { $0 = $0.filter { !$0.hasPrefix(prefix) } } }
+    public static func forgetSaid(prefix: String) { said.withLock { $0 = $0.filter { !$0.hasPrefix(prefix) } } }
 
     private static let writer = LogWriter()
 

@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// What one banner shows, decided by the daemon: hidden previews are already redacted, and
 /// the actions are the buttons to draw (the default action is the click, not a button).
 public struct BannerContent: Equatable, Sendable {

@@ -17,14 +17,14 @@ public func processEnvironment() -> [String: String] {
 
 /// An XDG base folder with Chime's subfolder: `$VARIABLE/chime` when it is an absolute path,
 /// else `$HOME/FALLBACK/chime`, as the XDG Base Directory spec has it.
-func chimeFolder(_ variable: String, fallback: String, environment: [String: String]) -> String {
+public func chimeFolder(_ variable: String, fallback: String, environment: [String: String]) -> String {
     if let base = environment[variable], base.hasPrefix("/") { return base + "/chime" }
     return (environment["HOME"] ?? "/") + "/" + fallback + "/chime"
 }
 
 /// The folder this program runs from (symbolic links resolved): where chimed looks for
 /// `chime-presenter` and, from it, for its sound theme.
-func executableFolder() -> String? {
+public func executableFolder() -> String? {
     guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
     defer { free(resolved) }
     let path = String(cString: resolved)

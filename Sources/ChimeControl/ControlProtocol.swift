@@ -1,0 +1,11 @@
+/// What chimed and the clients of its control interface (chimectl, chime-presenter, bars) agree
+/// on besides `dbus/dev.chime.Chime1.xml`: where the interface is, and how the presenter says it
+/// could not open the display.
+public enum ControlProtocol {
+    public static let name = "dev.chime.Chime1"
+    public static let path = "/dev/chime/Chime1"
+
+    /// chime-presenter's exit status when it cannot open the display; chimed then tries again a
+    /// few times.
+    public static let displayUnavailable: Int32 = 3
+}
