@@ -19,12 +19,19 @@ import Testing
         return nil
     }
 
-    @Test func theShippedExampleLoads() throws {
-        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("chime.conf.example")
-        let settings = try load(try String(contentsOf: example, encoding: .utf8)).get()
-        #expect(settings.focus(named: "work") != nil)
-        #expect(!settings.summaryTimes.isEmpty)
+    /// Copied as it is, the example changes nothing (a copy that turned Focus schedules on held
+    /// notifications without a word); with its commented keys turned on, it loads too.
+    @Test func theShippedExampleIsSafeToCopyAndLoadsUncommented() throws {
+        let example = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("chime.conf.example"), encoding: .utf8)
+        #expect(try load(example).get() == ChimeSettings())
+        // '#' right before a key or a section is a setting turned off; '# ' begins prose.
+        let uncommented = example.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("#") && !line.hasPrefix("# ") && line != "#" ? line.dropFirst() : line
+        }.joined(separator: "\n")
+        let settings = try load(uncommented).get()
+        #expect(settings.focus(named: "work")?.schedules.isEmpty == false && settings.focus(named: "sleep") != nil)
+        #expect(!settings.summaryTimes.isEmpty && settings.apps["firefox"]?["timeout"] == "8000")
         #expect(settings.rules.map(\.name) == ["now-playing"])
     }
 
