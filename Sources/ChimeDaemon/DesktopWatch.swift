@@ -13,6 +13,10 @@ final class DesktopWatch {
     private(set) var unavailable: String? = "not started"
     private var source: DesktopSource?
     private var displayWatch: CreationWatch?
+    /// Connections in a row that failed: a compositor makes its socket a moment before it
+    /// answers on it, so a failed connection is tried again a few times (`retryDelays`).
+    private var failedConnects = 0
+    static let retryDelays: [UInt32] = [250, 500, 1_000, 2_000, 4_000]
     private let environment: [String: String]
     private let identities: SenderIdentities
     private let changed: (DesktopContext) -> Void
@@ -42,8 +46,16 @@ final class DesktopWatch {
         guard let source else {
             stop(because: "cannot connect to the display")
             awaitDisplay()
+            if failedConnects < Self.retryDelays.count {
+                GLibSources.timeout(milliseconds: Self.retryDelays[failedConnects]) { [weak self] in
+                    if let self, self.source == nil { start() }
+                    return false
+                }
+                failedConnects += 1
+            }
             return
         }
+        failedConnects = 0
         unavailable = nil
         context = DesktopContext(source: source.source)
         Log.info("following the focused window and fullscreen through \(source.source.rawValue)")
@@ -69,8 +81,11 @@ final class DesktopWatch {
     /// Nothing is followed: the rules that need the desktop's state do not apply.
     private func stop(because reason: String) {
         source = nil
+        // Said once for each reason, not at each try to connect again.
+        if unavailable != reason {
+            Log.info("not following the focused window or fullscreen: \(reason); the foreground and fullscreen rules do not apply")
+        }
         unavailable = reason
-        Log.info("not following the focused window or fullscreen: \(reason); the foreground and fullscreen rules do not apply")
         if context != DesktopContext() {
             context = DesktopContext()
             changed(context)
