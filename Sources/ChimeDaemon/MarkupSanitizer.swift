@@ -68,21 +68,44 @@ public struct MarkupSanitizer: Sendable {
     /// each '<' that begins no tag ("I <3 you", "5 < 6") escaped, so one such character leaves
     /// the rest of the markup standing instead of turning the whole body to plain text (GNOME
     /// Shell does the same before it parses a body).
+    /// HTML's `<br>`, which apps send as often as `<br/>` and which XML would leave unclosed
+    /// (the whole body then shown as text), is closed here too.
     static func escapingStrays(_ body: String) -> String {
         let bytes = Array(body.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 16)
-        for (index, byte) in bytes.enumerated() {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "&") where !startsEntity(bytes[(index + 1)...]):
                 output += "&amp;".utf8
             case UInt8(ascii: "<") where !startsTag(bytes[(index + 1)...]):
                 output += "&lt;".utf8
+            case UInt8(ascii: "<"):
+                if let length = htmlLineBreak(bytes[index...]) {
+                    output += "<br/>".utf8
+                    index += length
+                    continue
+                }
+                output.append(byte)
             default:
                 output.append(byte)
             }
+            index += 1
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The length of an unclosed `<br>` (any case, spaces before the '>') at the start of `text`.
+    private static func htmlLineBreak(_ text: ArraySlice<UInt8>) -> Int? {
+        var rest = text.dropFirst()
+        guard rest.count >= 3, rest.first! | 0x20 == UInt8(ascii: "b"), rest.dropFirst().first! | 0x20 == UInt8(ascii: "r") else {
+            return nil
+        }
+        rest = rest.dropFirst(2).drop { $0 == UInt8(ascii: " ") }
+        guard rest.first == UInt8(ascii: ">") else { return nil }
+        return rest.startIndex + 1 - text.startIndex
     }
 
     /// Whether what follows an '&' is one of XML's five entities or a character reference.

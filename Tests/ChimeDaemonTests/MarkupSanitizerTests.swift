@@ -11,6 +11,9 @@ import Testing
         ("<img src=\"/ok.png\" alt=\"pic\"/>", "<img src=\"/ok.png\" alt=\"pic\"/>"),
         ("<img src=\"file:///ok.png\" alt=\"pic\"/>", "<img src=\"/ok.png\" alt=\"pic\"/>"),
         ("line<br/>next", "line\nnext"),
+        // HTML's unclosed <br>, in any case: a line break, and the rest of the markup stands.
+        ("<b>one</b><br>two<BR >three<br/>four", "<b>one</b>\ntwo\nthree\nfour"),
+        ("<brother>", "&lt;brother&gt;"),
         ("5 &lt; 6 &amp; 7", "5 &lt; 6 &amp; 7"),
     ])
     func allowedMarkupIsKept(input: String, expected: String) {
