@@ -4,25 +4,49 @@
 /// keeps the paragraph, so the limit holds for the whole text.
 enum LineLimit {
     /// The text as one paragraph of at most `lines` lines: each run of line breaks (\n, \r,
-    /// U+2028, U+2029) is one line separator, and past the last line a space, so what does not
-    /// fit runs on in the last line up to its "…" rather than being glued together there.
+    /// U+2028, U+2029) is one line separator, and the text ends at the last line that fits, with
+    /// "…" after it when more followed (lines stay lines: what followed is never run into the last
+    /// one). Tags open at the cut are closed, so the markup stays whole.
     static func oneParagraph(_ text: String, lines: Int) -> String {
         var scalars = String.UnicodeScalarView()
         var separators = 0
         var afterBreak = false
+        var openTags: [String] = []
+        var tag: String?
         for scalar in text.unicodeScalars {
+            if var inTag = tag {
+                inTag.unicodeScalars.append(scalar)
+                scalars.append(scalar)
+                tag = scalar == ">" ? nil : inTag
+                if scalar == ">" { follow(inTag, in: &openTags) }
+                continue
+            }
             guard ["\n", "\r", "\u{2028}", "\u{2029}"].contains(scalar) else {
                 if afterBreak {
                     separators += 1
-                    scalars.append(separators < lines ? "\u{2028}" : " ")
+                    guard separators < lines else {
+                        return String(scalars) + "…" + openTags.reversed().map { "</\($0)>" }.joined()
+                    }
+                    scalars.append("\u{2028}")
                     afterBreak = false
                 }
                 scalars.append(scalar)
+                if scalar == "<" { tag = "<" }
                 continue
             }
             // Breaks at the start go; a run of them counts once, when text follows it.
             afterBreak = !scalars.isEmpty
         }
         return String(scalars)
+    }
+
+    /// Keeps the stack of open tags: `<b>` opens, `</b>` closes, `<img …/>` does neither.
+    private static func follow(_ tag: String, in open: inout [String]) {
+        if tag.hasPrefix("</") {
+            if !open.isEmpty { open.removeLast() }
+        } else if !tag.hasSuffix("/>") {
+            let name = tag.dropFirst().prefix { $0 != " " && $0 != ">" }
+            open.append(String(name))
+        }
     }
 }
