@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst
 
-.PHONY: all deps build run test test-release bench bench-quick bench-build hot-functions install uninstall clean screenshots \
+.PHONY: all deps build run test test-release bench bench-quick bench-build hot-functions release install uninstall clean screenshots \
         wayland-protocols
 
 all: build
@@ -85,11 +85,28 @@ hot-functions: deps
 # ~/.local/share/systemd/user for a home one (it never reads ~/.local/lib).
 UNIT_DIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(PREFIX)/share/systemd/user,$(PREFIX)/lib/systemd/user)
 
-# Binaries, D-Bus activation files, the systemd user unit and the interface XML.
+# The release build of what Chime ships, from clean (see bench-build), unless one is there that
+# is newer than every source.
+release:
+	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	if [ -x "$$bin/chimed" ] && [ -x "$$bin/chimectl" ] && [ -x "$$bin/chime-presenter" ] && \
+	   [ -z "$$(find Sources Package.swift -newer "$$bin/chimed" -print -quit)" ]; then \
+	    echo "release build is up to date in $$bin"; \
+	else \
+	    rm -rf "$$bin" && $(SWIFT) build -c release --product chimed && \
+	    $(SWIFT) build -c release --product chimectl && $(SWIFT) build -c release --product chime-presenter; \
+	fi
+
+# Binaries, D-Bus activation files, the systemd user unit and the interface XML. Installs the
+# release build; under sudo, what is missing is built as the user who ran sudo, so `.build` never
+# holds files of root's.
 install:
-	rm -rf "$$($(SWIFT) build -c release --show-bin-path)"
-	$(SWIFT) build -c release
-	bin=$$($(SWIFT) build -c release --show-bin-path); \
+	@if [ "$$(id -u)" = 0 ] && [ -n "$$SUDO_USER" ]; then \
+	    sudo -u "$$SUDO_USER" env PATH="$$PATH" $(MAKE) --no-print-directory release; \
+	else \
+	    $(MAKE) --no-print-directory release; \
+	fi
+	bin=.build/release; \
 	install -Dm755 $$bin/chimed $(DESTDIR)$(PREFIX)/bin/chimed; \
 	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl; \
 	install -Dm755 $$bin/chime-presenter $(DESTDIR)$(PREFIX)/bin/chime-presenter
