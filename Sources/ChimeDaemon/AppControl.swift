@@ -10,13 +10,13 @@ extension Daemon {
             },
             "GetApp": { [unowned self] call throws(BusError) in
                 guard case .string(let app) = call.arguments[0] else { return [] }
-                try requireKnown(app)
-                return [appRecord(app)]
+                return [appRecord(try knownApp(named: app))]
             },
             "SetApp": { [unowned self] call throws(BusError) in
-                guard case .string(let app) = call.arguments[0], case .string(let key) = call.arguments[1],
+                guard case .string(let name) = call.arguments[0], case .string(let key) = call.arguments[1],
                       case .string(let value) = call.arguments[2] else { return [] }
-                try requireKnown(app)
+                // An app may be set up before it sends anything: it is remembered from now on.
+                let app = knownApps(named: name).first ?? name
                 var scratch = attention.apps.settings(for: app, config: attention.settings)
                 if let problem = scratch.setChecked(key, to: value) { throw BusError.invalidArgs(problem) }
                 attention.setOverride(app, key, value)
@@ -31,10 +31,27 @@ extension Daemon {
         Set(attention.apps.identities).union(attention.settings.apps.keys).sorted()
     }
 
-    private func requireKnown(_ app: String) throws(BusError) {
-        guard knownApps.contains(app) else {
-            throw BusError(BusError.unknownName, "no app named '\(app)'; known apps: " + knownApps.joined(separator: ", "))
+    /// The apps (by identity) a person may mean by `name`: the app of that identity, else those
+    /// whose identity or app name it is in any case (`Firefox` finds `firefox`, and Evolution's
+    /// `org.gnome.Evolution` by the name "Evolution" it sends), among the apps Chime remembers,
+    /// the config names, are open or are in the center.
+    func knownApps(named name: String) -> [String] {
+        let lowered = name.lowercased()
+        var candidates = Set(knownApps.filter { $0.lowercased() == lowered })
+        for open in attention.server.notifications
+        where open.appIdentity.lowercased() == lowered || open.request.appName.lowercased() == lowered {
+            candidates.insert(open.appIdentity)
         }
+        candidates.formUnion(store?.apps(named: name) ?? [])
+        return candidates.contains(name) ? [name] : candidates.sorted()
+    }
+
+    /// The app `name` means, or an unknown-name error listing the apps Chime knows.
+    func knownApp(named name: String) throws(BusError) -> String {
+        guard let app = knownApps(named: name).first else {
+            throw BusError(BusError.unknownName, "no app named '\(name)'; known apps: " + knownApps.joined(separator: ", "))
+        }
+        return app
     }
 
     private func appRecord(_ app: String) -> BusValue {

@@ -50,8 +50,8 @@ extension Daemon {
                 apply(attention.read(ids))
                 return []
             },
-            "ReadApp": { [unowned self] call in
-                let events = attention.readAll(app: call.arguments[0].string ?? "")
+            "ReadApp": { [unowned self] call throws(BusError) in
+                let events = attention.readAll(app: try knownApp(named: call.arguments[0].string ?? ""))
                 apply(events)
                 return [.uint32(UInt32(events.count))]
             },
@@ -74,7 +74,8 @@ extension Daemon {
                 return []
             },
             "Clear": { [unowned self] call throws(BusError) in
-                let app = call.arguments[0].vardictEntries?["app"]?.string
+                let named = call.arguments[0].vardictEntries?["app"]?.string
+                let app = try named.map { name throws(BusError) in try knownApp(named: name) }
                 let ids = try requireStore().ids(app: app)
                 apply(attention.delete(ids))
                 return [.uint32(UInt32(ids.count))]

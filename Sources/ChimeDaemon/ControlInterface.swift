@@ -86,8 +86,8 @@ extension Daemon {
                 apply(events)
                 return [.uint32(UInt32(events.count))]
             },
-            "DismissApp": { [unowned self] call in
-                let events = attention.server.dismissAll(app: call.arguments[0].string ?? "")
+            "DismissApp": { [unowned self] call throws(BusError) in
+                let events = attention.server.dismissAll(app: try knownApp(named: call.arguments[0].string ?? ""))
                 apply(events)
                 return [.uint32(UInt32(events.count))]
             },

@@ -368,7 +368,13 @@ public final class Daemon {
         case .updated(let notification, let previous):
             emitControl("Updated", [.uint32(notification.id), .uint32(previous),
                                     NotificationRecord.busValue(notification, asPresented: true)])
-        case .stored, .read, .deleted:
+        case .stored(let notification):
+            // Bars and scripts see what came without a banner too; a flood over its rate limit
+            // costs no signal per notification.
+            if notification.decision?.rateLimited ?? .admitted == .admitted {
+                emitControl("Stored", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
+            }
+        case .read, .deleted:
             break
         case .withdrawn(let notification):
             // Replaced in place by one that is not shown: its banner comes down, the app is not told.

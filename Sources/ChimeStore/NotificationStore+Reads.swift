@@ -118,6 +118,17 @@ extension NotificationStore {
         return found
     }
 
+    /// The app identities in the center of the apps that `name`, in any case, is the identity or
+    /// the app name of (`Firefox` finds `firefox`, and `org.mozilla.firefox` sent as "Firefox").
+    public func apps(named name: String) -> [String] {
+        var found: [String] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT DISTINCT app FROM notifications WHERE app = ?1 COLLATE NOCASE OR app_name = ?1 COLLATE NOCASE ORDER BY app",
+                             [.text(name)]) { found.append($0.text(0) ?? "") }
+        }
+        return found
+    }
+
     // MARK: Rows
 
     private static let columns = """

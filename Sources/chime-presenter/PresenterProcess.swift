@@ -50,7 +50,10 @@ enum PresenterProcess {
 
         let loop = MainLoop()
         do {
-            try connection.addMatch("type='signal',sender='\(controlName)',interface='\(controlName)',path='\(controlPath)'")
+            // Only what it draws: the center's Stored signals, badges and Focus changes do not wake it.
+            for member in ["Presented", "Updated", "Withdrawn"] {
+                try connection.addMatch("type='signal',sender='\(controlName)',interface='\(controlName)',path='\(controlPath)',member='\(member)'")
+            }
             try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(controlName)'")
         } catch {
             Log.info("presenter: \(error.message)")

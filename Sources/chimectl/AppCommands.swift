@@ -10,7 +10,7 @@ enum AppCommands {
             try arguments.done()
             let apps = try ControlClient().records("ListApps")
             if json { print(JSONOutput.list(apps, order: ordered)); return }
-            if apps.isEmpty { print("no apps yet"); return }
+            if apps.isEmpty { TextTable.printEmpty("no apps yet"); return }
             var table = TextTable("APP", "AUTHORIZATION", "DELIVERY", "BANNERS", "SOUNDS")
             for app in apps {
                 table.add(["app", "authorization", "delivery", "banners", "sounds"].map { (app[$0]?.string ?? "").withoutControlCharacters() })

@@ -72,7 +72,7 @@ enum CenterCommands {
             print(JSONOutput.list(badges))
             return
         }
-        if badges.isEmpty { print("no unread notifications"); return }
+        if badges.isEmpty { TextTable.printEmpty("no unread notifications"); return }
         var table = TextTable("APP", "UNREAD")
         for badge in badges {
             table.add([(badge["app"]?.string ?? "").withoutControlCharacters(), String(badge["count"]?.integer ?? 0),

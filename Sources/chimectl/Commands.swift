@@ -22,6 +22,10 @@ enum Commands {
         case "rules": try RuleCommands.rules(&rest)
         case "summary": try summary(&rest)
         case "mute": try mute(&rest)
+        case "count": try count(&rest)
+        case "--version", "version":
+            try rest.done()
+            print("chimectl \(ChimeVersion.string)")
         case "history": try history(&rest)
         case "show": try CenterCommands.show(&rest)
         case "read": try CenterCommands.read(&rest)
@@ -109,7 +113,7 @@ enum Commands {
             print(JSONOutput.list(entries))
             return
         }
-        if entries.isEmpty { print("no notifications in the history"); return }
+        if entries.isEmpty { TextTable.printEmpty("no notifications in the history"); return }
         var table = TextTable("ID", "WHEN", "APP", "LEVEL", "STATE", "SUMMARY")
         for entry in entries {
             let created = entry["created"]?.integer.map { LocalTimeText.short($0) } ?? ""
@@ -123,21 +127,32 @@ enum Commands {
         table.print()
     }
 
+    /// `chimectl mute on|off|toggle|status`, said as `dnd` says it; `status` exits 0 while muted.
     static func mute(_ arguments: inout Arguments) throws(CommandLineError) {
         let command = arguments.next()
         try arguments.done()
         let client = try ControlClient()
+        let wasMuted = try client.call("GetStatus").first?.vardictEntries?["muted"]?.bool ?? false
         let muted: Bool
         switch command {
         case "on": muted = true
         case "off": muted = false
-        case "toggle":
-            let status = try client.call("GetStatus").first?.vardictEntries ?? [:]
-            muted = !(status["muted"]?.bool ?? false)
-        default: throw .usage("mute needs on, off or toggle")
+        case "toggle": muted = !wasMuted
+        case "status": muted = wasMuted
+        default: throw .usage("mute needs on, off, toggle or status")
         }
-        _ = try client.call("SetMuted", [.bool(muted)])
-        print(muted ? "muted (critical notifications still sound)" : "sound on")
+        if command != "status" { _ = try client.call("SetMuted", [.bool(muted)]) }
+        print(muted ? "mute: on (critical notifications still sound)" : "mute: off")
+        if command == "status", !muted { exit(1) }
+    }
+
+    /// `chimectl count [--unread]`: how many notifications are open, or unread in the center,
+    /// as a bare number for scripts (as `dunstctl count`).
+    static func count(_ arguments: inout Arguments) throws(CommandLineError) {
+        let unread = arguments.flag("--unread")
+        try arguments.done()
+        let status = try ControlClient().call("GetStatus").first?.vardictEntries ?? [:]
+        print(status[unread ? "unread" : "open"]?.integer ?? 0)
     }
 
     static func summary(_ arguments: inout Arguments) throws(CommandLineError) {
@@ -146,7 +161,7 @@ enum Commands {
             let json = arguments.flag("--json")
             try arguments.done()
             let waiting = try ControlClient().pages("SummaryList")
-            if !json && waiting.isEmpty { print("nothing is waiting for the summary"); return }
+            if !json && waiting.isEmpty { TextTable.printEmpty("nothing is waiting for the summary"); return }
             printNotifications(waiting, json: json)
         case "now":
             try arguments.done()
@@ -162,7 +177,7 @@ enum Commands {
             print(JSONOutput.list(notifications))
             return
         }
-        if notifications.isEmpty { print("no notifications"); return }
+        if notifications.isEmpty { TextTable.printEmpty("no notifications"); return }
         var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "SUMMARY", "ACTIONS")
         for notification in notifications {
             let actions = Action.pairs(notification["actions"]?.strings ?? []).map { $0.key.withoutControlCharacters() }

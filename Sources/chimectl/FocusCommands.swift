@@ -22,25 +22,25 @@ enum FocusCommands {
         }
     }
 
+    /// `chimectl dnd on|off|toggle|status`: each says the state it leaves, the same way;
+    /// `status` exits 0 while Do Not Disturb is on and 1 when not (as `dunstctl is-paused -e`).
     static func dnd(_ arguments: inout Arguments) throws(CommandLineError) {
         let command = arguments.next()
         try arguments.done()
         let client = try ControlClient()
-        let active = try client.call("FocusStatus").first?.vardictEntries?["active"]?.string ?? ""
-        switch command {
-        case "on": _ = try client.call("FocusOn", [.string(FocusMode.doNotDisturb), .vardict([])])
-        case "off" where active == FocusMode.doNotDisturb: _ = try client.call("FocusOff")
-        case "off": print(active.isEmpty ? "Do Not Disturb is already off" : "Do Not Disturb is off (Focus \(active) is on)")
-        case "toggle":
-            if active == FocusMode.doNotDisturb {
-                _ = try client.call("FocusOff")
-                print("Do Not Disturb off")
-            } else {
-                _ = try client.call("FocusOn", [.string(FocusMode.doNotDisturb), .vardict([])])
-                print("Do Not Disturb on")
-            }
-        default: throw .usage("dnd needs on, off or toggle")
+        let active = { () throws(CommandLineError) in try client.call("FocusStatus").first?.vardictEntries?["active"]?.string ?? "" }
+        var focus = try active()
+        let wasOn = focus == FocusMode.doNotDisturb
+        switch (command, wasOn) {
+        case ("on", false), ("toggle", false): _ = try client.call("FocusOn", [.string(FocusMode.doNotDisturb), .vardict([])])
+        case ("off", true), ("toggle", true): _ = try client.call("FocusOff")
+        case ("on", true), ("off", false), ("status", _): break
+        default: throw .usage("dnd needs on, off, toggle or status")
         }
+        if command != "status" { focus = try active() }
+        let on = focus == FocusMode.doNotDisturb
+        print("Do Not Disturb: " + (on ? "on" : focus.isEmpty ? "off" : "off (Focus \(focus) is on)"))
+        if command == "status", !on { exit(1) }
     }
 
     /// `chimectl sharing on|off|status`: for a screencast portal's hooks (xdg-desktop-portal-wlr's

@@ -26,6 +26,18 @@ struct TextTable {
         Swift.print(text(forTerminal: isatty(STDOUT_FILENO) == 1), terminator: "")
     }
 
+    /// Says that a listing is empty: to a person at a terminal; to a pipe nothing, so
+    /// `chimectl list | wc -l` counts notifications and completion offers no "no notifications"
+    /// as an id (the words go to stderr instead).
+    static func printEmpty(_ message: String) {
+        if isatty(STDOUT_FILENO) == 1 {
+            Swift.print(message)
+        } else {
+            var line = message + "\n"
+            line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+    }
+
     func text(forTerminal: Bool) -> String {
         guard forTerminal else { return rows.map { $0.joined(separator: "\t") + "\n" }.joined() }
         let lines = [header] + rows

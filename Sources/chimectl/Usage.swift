@@ -1,6 +1,7 @@
 enum Usage {
     static let text = """
     usage: chimectl COMMAND [ARGUMENTS]
+           chimectl --version
 
     commands:
       status [--json]          whether chimed runs, its version and open notifications
@@ -37,14 +38,17 @@ enum Usage {
       focus status [--json]    the active Focus, why, and until when
       focus inhibit [NAME] -- COMMAND [ARGS]
                                run COMMAND with a Focus on (default dnd)
-      dnd on|off|toggle        Do Not Disturb
+      dnd on|off|toggle|status Do Not Disturb; status exits 0 while it is on, 1 when not
       sharing on|off|status    the screen is shared: only critical notifications show, previews
                                hidden (for a screencast portal's exec_before/exec_after hooks)
       apps list [--json]       apps Chime knows and their main settings
       apps show APP [--json]   every setting of an app
       apps set APP KEY=VALUE   change a setting; kept across restarts
       rules [--json]           the config's rules, how often each matched, what they match and change
-      mute on|off|toggle       silence every sound but critical; kept across restarts
+      mute on|off|toggle|status
+                               silence every sound but critical; kept across restarts; status
+                               exits 0 while muted, 1 when not
+      count [--unread]         how many notifications are open (unread in the center)
       summary list [--json]    what waits for the next scheduled summary
       summary now              deliver the summary now
       reload                   reread the config file

@@ -14,9 +14,9 @@ enum WatchEvent {
         }
         guard case .uint32(let id)? = arguments.first else { return nil }
         switch (message.interface, message.member) {
-        case (ControlClient.name, "Presented"):
+        case (ControlClient.name, "Presented"), (ControlClient.name, "Stored"):
             let notification = arguments.count > 1 ? arguments[1].vardictEntries ?? [:] : [:]
-            return JSONText.object([("event", .string("presented")), ("id", .uint32(id)),
+            return JSONText.object([("event", .string(message.member == "Presented" ? "presented" : "stored")), ("id", .uint32(id)),
                                     ("notification", .vardict(Commands.ordered(notification)))])
         case (ControlClient.name, "Updated"):
             guard arguments.count == 3, case .uint32(let previous) = arguments[1] else { return nil }

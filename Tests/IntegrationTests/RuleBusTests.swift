@@ -56,7 +56,7 @@ import Testing
 
         try bus.writeConfig("")
         #expect(try bus.chimectl("reload").status == 0)
-        #expect(try bus.chimectl("rules").stdout.hasPrefix("no rules"))
+        #expect(try bus.chimectl("rules").stderr.hasPrefix("no rules"))
         _ = try bus.run("notify-send", ["-a", "oncall", "PAGE: after reload", "x"])
         #expect(watcher.presented(containing: "PAGE: after reload")?["level"] as? String == "active")
     }
