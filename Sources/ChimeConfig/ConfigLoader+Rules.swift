@@ -6,7 +6,7 @@ extension Regex: TextPattern {}
 
 /// `[rule NAME]` sections: what a rule matches and what it changes (see NotificationRule).
 extension ConfigLoader {
-    static let ruleKeys = NotificationRule.Field.allCases.map(\.key) + ["match-urgency", "level"] + NotificationRule.settingKeys
+    static let ruleKeys = NotificationRule.Field.allCases.map(\.key) + ["match-urgency", "level"] + NotificationRule.settingKeys + ["exec"]
 
     func readRule(_ name: String, group: String, from file: KeyFile, lines: [String],
                   _ value: (String) -> String?, _ fail: (String, String) -> Failure) throws(Failure) -> NotificationRule {
@@ -38,14 +38,19 @@ extension ConfigLoader {
             if let problem = scratch.set(key, to: text) { throw fail(key, problem) }
             rule.settings[key] = text
         }
+        // As written, as a shell reads it: GKeyFile's unescaping would eat its backslashes.
+        if let command = file.rawValue(group, "exec")?.trimmingWhitespace {
+            guard !command.isEmpty else { throw fail("exec", "the command is empty; leave the key out instead") }
+            rule.exec = command
+        }
         let section = "\(sectionLine(group, lines: lines)): [\(group)]"
         guard !rule.criteria.isEmpty || rule.urgency != nil else {
             throw Failure(description: "\(section) matches every notification; give it one of: "
                           + (NotificationRule.Field.allCases.map(\.key) + ["match-urgency"]).joined(separator: ", "))
         }
-        guard rule.level != nil || !rule.settings.isEmpty else {
+        guard rule.level != nil || !rule.settings.isEmpty || rule.exec != nil else {
             throw Failure(description: "\(section) changes nothing; give it one of: "
-                          + (["level"] + NotificationRule.settingKeys).joined(separator: ", "))
+                          + (["level"] + NotificationRule.settingKeys + ["exec"]).joined(separator: ", "))
         }
         return rule
     }

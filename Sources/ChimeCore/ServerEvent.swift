@@ -34,4 +34,6 @@ public enum ServerEvent: Equatable, Sendable {
     /// The notification's sound, after the decision, mute and the burst throttle.
     /// Boxed: a choice is three strings, which would make every event as big.
     indirect case playSound(Notification, SoundChoice)
+    /// A rule's command to run for the notification (`exec`).
+    indirect case runHook(Notification, RuleEffect.Hook)
 }

@@ -51,6 +51,8 @@ public final class Daemon {
     /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
     var activationTokens: [UInt32: String] = [:]
     private let soundPlayer: SoundPlayer
+    /// The rules' `exec` commands, run beside chimed.
+    private let hooks = HookRunner()
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
     private(set) var store: NotificationStore?
@@ -220,6 +222,7 @@ public final class Daemon {
         // Every call answered was handled and is in the center now: nothing to read back at start.
         if store != nil { journal?.clear() }
         presenter.stop()
+        hooks.stopAll()
         connection.releaseName(Self.notificationsName)
         controlConnection.releaseName(Self.controlName)
         connection.flush()
@@ -417,6 +420,8 @@ public final class Daemon {
             let sounds = attention.settings.sounds
             soundPlayer.play(.init(choice: choice, theme: sounds.theme, volume: sounds.volume,
                                    application: notification.appIdentity))
+        case .runHook(let notification, let hook):
+            hooks.run(hook, for: notification)
         }
     }
 
@@ -439,7 +444,7 @@ public final class Daemon {
             store.delete(id)
         case .actionInvoked(let notification, _), .replied(let notification, _):
             store.markRead(notification.id, dismissed: false, wall: wall)
-        case .retired, .playSound:
+        case .retired, .playSound, .runHook:
             break
         }
     }

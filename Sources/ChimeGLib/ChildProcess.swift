@@ -9,11 +9,35 @@ public enum ChildProcess {
     }
 
     /// Starts `arguments[0]` with the rest; nil with the reason when it cannot start.
-    public static func spawn(_ arguments: [String], exited: @escaping (_ waitStatus: Int32) -> Void) -> Result<pid_t, SpawnFailure> {
+    /// `adding`: variables set in its environment over this process's. `ownGroup`: in a process
+    /// group of its own (its pid), so all it starts can be ended together.
+    public static func spawn(_ arguments: [String], adding variables: [String: String] = [:], ownGroup: Bool = false,
+                             exited: @escaping (_ waitStatus: Int32) -> Void) -> Result<pid_t, SpawnFailure> {
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let result = posix_spawn(&pid, arguments[0], nil, nil, &argv, environ)
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        if !variables.isEmpty {
+            var entry = environ
+            while let pointer = entry.pointee {
+                let name = String(cString: pointer).prefix { $0 != "=" }
+                if variables[String(name)] == nil { environment.append(strdup(pointer)) }
+                entry += 1
+            }
+            environment += variables.map { strdup($0.key + "=" + $0.value) }
+            environment.append(nil)
+        }
+        defer { for pointer in environment { free(pointer) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if ownGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        let result = environment.isEmpty
+            ? posix_spawn(&pid, arguments[0], nil, &attributes, &argv, environ)
+            : posix_spawn(&pid, arguments[0], nil, &attributes, &argv, &environment)
         guard result == 0 else { return .failure(SpawnFailure(message: String(cString: strerror(result)))) }
         let watch = Unmanaged.passRetained(Watch(exited)).toOpaque()
         g_child_watch_add_full(G_PRIORITY_DEFAULT, pid, { _, status, data in

@@ -20,6 +20,7 @@ enum Commands {
         case "sharing": try FocusCommands.sharing(&rest)
         case "apps": try AppCommands.apps(&rest)
         case "rules": try RuleCommands.rules(&rest)
+        case "rule": try RuleCommands.rule(&rest)
         case "summary": try summary(&rest)
         case "mute": try mute(&rest)
         case "count": try count(&rest)

@@ -9,16 +9,35 @@ enum RuleCommands {
         let rules = try ControlClient().records("ListRules")
         if json { print(JSONOutput.list(rules, order: ordered)); return }
         if rules.isEmpty { TextTable.printEmpty("no rules: add [rule NAME] sections to the config (see the README)"); return }
-        var table = TextTable("NAME", "MATCHED", "MATCHES", "CHANGES")
+        var table = TextTable("NAME", "ENABLED", "MATCHED", "MATCHES", "CHANGES")
         for rule in rules {
-            table.add([rule["name"]?.string ?? "", "\(rule["matched"]?.integer ?? 0)",
+            table.add([rule["name"]?.string ?? "", rule["enabled"]?.bool == false ? "no" : "yes", "\(rule["matched"]?.integer ?? 0)",
                        (rule["match"]?.strings ?? []).joined(separator: "; "), (rule["change"]?.strings ?? []).joined(separator: "; ")]
                 .map { $0.withoutControlCharacters() })
         }
         table.print()
     }
 
+    /// `chimectl rule NAME enable|disable|toggle`: until chimed restarts, as `dunstctl rule`.
+    static func rule(_ arguments: inout Arguments) throws(CommandLineError) {
+        guard let name = arguments.next() else { throw .usage("rule needs a rule's name and enable, disable or toggle") }
+        let command = arguments.next()
+        try arguments.done()
+        let client = try ControlClient()
+        let enabled: Bool
+        switch command {
+        case "enable": enabled = true
+        case "disable": enabled = false
+        case "toggle":
+            let rule = try client.records("ListRules").first { $0["name"]?.string == name }
+            enabled = rule?["enabled"]?.bool == false
+        default: throw .usage("rule \(name) needs enable, disable or toggle")
+        }
+        _ = try client.call("SetRuleEnabled", [.string(name), .bool(enabled)])
+        print("rule \(name): \(enabled ? "enabled" : "disabled")".withoutControlCharacters())
+    }
+
     static func ordered(_ entries: [String: BusValue]) -> [(String, BusValue)] {
-        ["name", "matched", "match", "change"].compactMap { key in entries[key].map { (key, $0) } }
+        ["name", "enabled", "matched", "match", "change"].compactMap { key in entries[key].map { (key, $0) } }
     }
 }

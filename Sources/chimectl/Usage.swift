@@ -45,6 +45,8 @@ enum Usage {
       apps show APP [--json]   every setting of an app
       apps set APP KEY=VALUE   change a setting; kept across restarts
       rules [--json]           the config's rules, how often each matched, what they match and change
+      rule NAME enable|disable|toggle
+                               turn a rule off or on until chimed restarts
       mute on|off|toggle|status
                                silence every sound but critical; kept across restarts; status
                                exits 0 while muted, 1 when not

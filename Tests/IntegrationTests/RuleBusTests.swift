@@ -40,10 +40,10 @@ import Testing
         #expect(try record("PAGE: disk at 80%", in: client)?["level"]?.string == "passive", "the urgency must match too")
         #expect(watcher.allPresented(containing: "Now playing").isEmpty)
         let listed = try bus.chimectl("rules").stdout.split(separator: "\n")
-        #expect(listed == ["now-playing\t1\tmatch-app=^Spotify$; match-summary=^Now playing\tbanners=false; show-in-center=false",
-                           "pager\t1\tmatch-summary=^PAGE\\b; match-urgency=normal\tlevel=critical"], "\(listed)")
+        #expect(listed == ["now-playing\tyes\t1\tmatch-app=^Spotify$; match-summary=^Now playing\tbanners=false; show-in-center=false",
+                           "pager\tyes\t1\tmatch-summary=^PAGE\\b; match-urgency=normal\tlevel=critical"], "\(listed)")
         let json = try bus.chimectl("rules", "--json").stdout
-        #expect(json.contains(#""name":"pager","matched":1,"match":["match-summary=^PAGE\\b","match-urgency=normal"]"#), "\(json)")
+        #expect(json.contains(#""name":"pager","enabled":true,"matched":1,"match":["match-summary=^PAGE\\b","match-urgency=normal"]"#), "\(json)")
         let history = try bus.chimectl("history").stdout
         #expect(history.contains("Update ready") && !history.contains("Now playing"), "show-in-center = false: \(history)")
 

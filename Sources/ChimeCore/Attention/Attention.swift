@@ -147,6 +147,9 @@ public struct Attention: Sendable {
         if case .focus = decision.hold {
             if let held = server.notification(result.id) { heldDuringFocus.note(held) }
         }
+        if !decision.hooks.isEmpty, let notification = server.notification(result.id) {
+            events += decision.hooks.map { .runHook(notification, $0) }
+        }
         // Not when a rule of the user's made it time-sensitive: the app asked for nothing to explain.
         if decision.level == .timeSensitive, rules?.level == nil, !(apps.record(identity)?.explainedTimeSensitive ?? true) {
             apps.update(identity) { $0.explainedTimeSensitive = true }
@@ -166,7 +169,20 @@ public struct Attention: Sendable {
 
     /// What the user's rules change for `request`; with no rules (most configs) nothing is matched.
     func rules(for request: NotificationRequest) -> RuleEffect? {
-        settings.rules.isEmpty ? nil : RuleEffect.of(settings.rules, on: request)
+        if settings.rules.isEmpty { return nil }
+        return RuleEffect.of(disabledRules.isEmpty ? settings.rules : settings.rules.filter { !disabledRules.contains($0.name) },
+                             on: request)
+    }
+
+    /// Rules turned off for now (`chimectl rule NAME disable`), by name, until chimed restarts.
+    public private(set) var disabledRules: Set<String> = []
+
+    /// Turns a rule of the config on or off until chimed restarts, as `dunstctl rule` does.
+    public mutating func setRule(_ name: String, enabled: Bool) throws(RequestError) {
+        guard settings.rules.contains(where: { $0.name == name }) else {
+            throw .unknownName("no rule named '\(name)'; rules: " + settings.rules.map(\.name).joined(separator: ", "))
+        }
+        if enabled { disabledRules.remove(name) } else { disabledRules.insert(name) }
     }
 
     struct KnownApp {

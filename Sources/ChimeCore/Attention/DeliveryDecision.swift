@@ -52,6 +52,9 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var mergesIntoRepeat = false
     /// What it does to its app's time-sensitive budget, for the registry to keep.
     public var budgetChange: TimeSensitiveBudget.Change?
+    /// The commands of the rules that matched it (`exec`), run once it is delivered; none for
+    /// one that is dropped.
+    public var hooks: [RuleEffect.Hook] = []
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -198,7 +201,8 @@ public struct DeliveryDecision: Equatable, Sendable {
             takesOver: quietInThread && banner ? context.cooling?.banner : nil,
             inForeground: inForeground,
             mergesIntoRepeat: mergesIntoRepeat,
-            budgetChange: budgetChange)
+            budgetChange: budgetChange,
+            hooks: drop == nil && !context.onRequest ? context.rules?.hooks ?? [] : [])
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;

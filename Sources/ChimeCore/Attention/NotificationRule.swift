@@ -40,6 +40,9 @@ public struct NotificationRule: Equatable, Sendable {
     public var level: InterruptionLevel?
     /// Keys of `settingKeys` and their text, checked as `AppSettings.set` takes them.
     public var settings: [String: String] = [:]
+    /// `exec`: a shell command run for each notification it matches (as dunst's `script` and
+    /// mako's `on-notify`), with the notification's fields in its environment.
+    public var exec: String?
 
     public init(name: String) { self.name = name }
 

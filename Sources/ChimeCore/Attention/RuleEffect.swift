@@ -10,6 +10,14 @@ public struct RuleEffect: Equatable, Sendable {
     public var rules: [String] = []
     public var level: InterruptionLevel?
     public var settings: [String: String] = [:]
+    /// The `exec` commands of the rules that matched, in order.
+    public var hooks: [Hook] = []
+
+    /// A rule's command, to run for a notification it matched.
+    public struct Hook: Equatable, Sendable {
+        public var rule: String
+        public var command: String
+    }
 
     /// The rules' effect on `request`, or nil when none matches.
     public static func of(_ rules: [NotificationRule], on request: NotificationRequest) -> RuleEffect? {
@@ -20,6 +28,7 @@ public struct RuleEffect: Equatable, Sendable {
             matched.rules.append(rule.name)
             if let level = rule.level { matched.level = level }
             matched.settings.merge(rule.settings) { _, later in later }
+            if let command = rule.exec { matched.hooks.append(Hook(rule: rule.name, command: command)) }
             effect = matched
         }
         return effect
