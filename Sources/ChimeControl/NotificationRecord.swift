@@ -6,6 +6,11 @@ public enum NotificationRecord {
     /// `asPresented`: what a banner may show, so hidden previews are redacted; the center
     /// (List) keeps the full text.
     public static func busValue(_ notification: Notification, asPresented: Bool = false) -> BusValue {
+        .vardict(entries(notification, asPresented: asPresented))
+    }
+
+    /// The record's entries, for one that adds the center's own (`Show`).
+    public static func entries(_ notification: Notification, asPresented: Bool = false) -> [(String, BusValue)] {
         let request = notification.request
         let hints = request.hints
         let redacted = asPresented && notification.decision?.redacted == true
@@ -54,6 +59,6 @@ public enum NotificationRecord {
         add("reply-submit-text", hints.replySubmitText.map { .string($0) })
         if !hints.destructiveActions.isEmpty { add("destructive-actions", .stringArray(hints.destructiveActions)) }
         if let rules = notification.decision?.rules, !rules.isEmpty { add("rules", .stringArray(rules)) }
-        return .vardict(entries)
+        return entries
     }
 }

@@ -35,11 +35,12 @@ extension Daemon {
             "Show": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
                 let open = attention.server.notification(id)
-                if var entry = store?.entry(id) {
-                    entry.append(("open", .bool(open != nil)))
-                    // Rules are said while it is open: the center keeps what they decided, not their names.
-                    if let rules = open?.decision?.rules, !rules.isEmpty { entry.append(("rules", .stringArray(rules))) }
-                    return [.vardict(entry)]
+                if let (kept, center) = store?.shown(id) {
+                    // Every field List has (rules only while it is open: the center keeps what they
+                    // decided, not their names), then what the center adds, over the same names.
+                    let names = Set(center.map(\.0))
+                    let entry = NotificationRecord.entries(open ?? kept).filter { !names.contains($0.0) } + center
+                    return [.vardict(entry + [("open", .bool(open != nil))])]
                 }
                 guard let open else { throw unknown(id) }
                 return [NotificationRecord.busValue(open)]

@@ -75,6 +75,25 @@ extension NotificationStore {
         return found
     }
 
+    /// One entry of the center for `chimectl show`: the notification as it was sent, and what the
+    /// center knows of it beyond that (its state there, read or not, when it last changed, how
+    /// it closed, its thread).
+    public func shown(_ id: UInt32) -> (notification: Notification, center: [(String, BusValue)])? {
+        var found: (Notification, [(String, BusValue)])?
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT \(Self.columns) FROM notifications WHERE id = ?1", [.integer(Int64(id))], row: { row in
+                var center: [(String, BusValue)] = [
+                    ("state", .string(row.text(6) ?? "")), ("created", .int64(row.integer(8))),
+                    ("updated", .int64(row.integer(9))), ("thread", .string(row.text(11) ?? "")),
+                    ("unread", .bool(row.integer(13) != 0)),
+                ]
+                if row.integer(7) != 0 { center.append(("close-reason", .uint32(UInt32(row.integer(7))))) }
+                found = (Self.notification(row), center)
+            })
+        }
+        return found
+    }
+
     /// The notification as it was sent, rebuilt to be presented again.
     public func notification(_ id: UInt32) -> Notification? {
         var found: Notification?

@@ -92,6 +92,9 @@ enum CenterCommands {
         if key == "close-reason", let code = value.integer, let reason = CloseReason(rawValue: UInt32(clamping: code)) {
             return "\(reason.name) (\(code))"
         }
+        if key == "urgency", let code = value.integer, let urgency = Urgency(rawValue: UInt8(clamping: code)) {
+            return "\(urgency.name) (\(code))"
+        }
         if key == "actions", let strings = value.strings {
             return Action.pairs(strings).map { "\($0.key)=\($0.label)" }.joined(separator: ", ")
         }

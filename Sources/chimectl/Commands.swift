@@ -115,7 +115,7 @@ enum Commands {
             return
         }
         if entries.isEmpty { TextTable.printEmpty("no notifications in the history"); return }
-        var table = TextTable("ID", "WHEN", "APP", "LEVEL", "STATE", "SUMMARY")
+        var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "SUMMARY")
         for entry in entries {
             let created = entry["created"]?.integer.map { LocalTimeText.short($0) } ?? ""
             var cells = ["id", "created", "app-name", "level", "state", "summary"].map { key in

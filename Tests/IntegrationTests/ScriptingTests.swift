@@ -79,4 +79,28 @@ import Testing
         _ = try bus.chimectl("dnd", "off")
         #expect(stored("while away", "quiet"), "let go quietly when the Focus ended")
     }
+
+    /// `show` has every field `list --json` has, and what the center adds; `list` and `history`
+    /// name their columns alike.
+    @Test func showHasEveryFieldOfListAndTheColumnsShareNames() throws {
+        let bus = try TestBus()
+        let id = try bus.run("notify-send", ["-p", "-a", "Backup", "-u", "critical", "-t", "4000", "-i", "drive-harddisk",
+                                             "-h", "int:value:40", "Copying", "40%"]).stdout
+        let listed = try #require(try bus.client().list().first)
+        let shown = try bus.chimectl("show", id, "--json").stdout
+        for key in listed.keys {
+            #expect(shown.contains("\"\(key)\":"), "show lacks \(key): \(shown)")
+        }
+        let text = try bus.chimectl("show", id).stdout
+        for line in ["urgency: critical (2)", "expire-timeout: 4000", "progress: 40", "app-icon: drive-harddisk", "unread: yes", "open: yes"] {
+            #expect(text.contains(line), "\(line) in:\n\(text)")
+        }
+        #expect(text.contains("\nsender: :"), "\(text)")
+        let header = { (command: String) throws -> [Substring] in
+            try bus.run("script", ["-qec", "\(TestBus.chimectl) \(command)", "/dev/null"]).stdout.replacingOccurrences(of: "\r", with: "")
+                .split(separator: "\n").first?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+        }
+        let history = try header("history"), list = try header("list")
+        #expect(Array(list.prefix(history.count)) == history, "list: \(list), history: \(history)")
+    }
 }
