@@ -121,6 +121,14 @@ public struct ConfigLoader {
             if let number = try integer(key, range, value, fail) { popups[keyPath: path] = number }
         }
         if let text = value("output"), !text.isEmpty { popups.output = text }
+        for (key, path) in [("left-click", \PopupSettings.leftClick), ("middle-click", \PopupSettings.middleClick),
+                            ("right-click", \PopupSettings.rightClick)] {
+            guard let text = value(key) else { continue }
+            guard let action = PopupSettings.ClickAction(rawValue: text) else {
+                throw fail(key, "'\(text)' is not one of: " + PopupSettings.ClickAction.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            popups[keyPath: path] = action
+        }
     }
 
     /// The center's keys in [general]: repeats, the rate limit and retention.
@@ -166,7 +174,8 @@ public struct ConfigLoader {
             allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window", "thread-cooldown",
                        "quiet-when-focused", "hold-in-fullscreen", "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
         case ("summary", true): allowed = ["times"]
-        case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output"]
+        case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output",
+                                          "left-click", "middle-click", "right-click"]
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
         case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "hide-previews", "schedule"]
         case ("app", false): allowed = AppSettings.keys

@@ -21,6 +21,9 @@ public struct BannerContent: Equatable, Sendable {
     /// The app's desktop file, whose icon a banner shows when the notification brings none.
     public var desktopEntry: String?
     public var buttons: [Button]
+    /// Every action a menu offers (`[popups] … = menu`, and the "more" button past four): the
+    /// default action first, under its label, then the rest; not the inline reply.
+    public var menu: [Button]
     public var hasDefaultAction: Bool
     /// The inline reply field's placeholder, when the notification offers a reply.
     public var replyPlaceholder: String?
@@ -50,6 +53,8 @@ public struct BannerContent: Equatable, Sendable {
         buttons = actions
             .filter { $0.key != Action.defaultKey && $0.key != Action.inlineReplyKey }
             .prefix(Self.maximumButtons)
+            .map { Button(key: $0.key, label: $0.label, destructive: destructive.contains($0.key)) }
+        menu = actions.filter { $0.key != Action.inlineReplyKey }
             .map { Button(key: $0.key, label: $0.label, destructive: destructive.contains($0.key)) }
         hasDefaultAction = actions.contains { $0.key == Action.defaultKey }
         replyPlaceholder = actions.contains { $0.key == Action.inlineReplyKey }

@@ -31,10 +31,19 @@ final class Banner {
                                                                      keyboard: keyboard))
         GtkSignals.connectEvent(events.raw, "button-press-event") { event in
             let button = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button
-            if button == 1, content.hasDefaultAction {
+            let action = switch button {
+            case 1: settings.leftClick
+            case 2: settings.middleClick
+            case 3: settings.rightClick
+            default: PopupSettings.ClickAction.none
+            }
+            switch action {
+            case .defaultAction where content.hasDefaultAction:
                 callbacks.invoke(id, Action.defaultKey, ActivationToken.forCurrentEvent(content) ?? "")
-            } else {
-                callbacks.dismiss(id)
+            case .defaultAction, .dismiss: callbacks.dismiss(id)
+            case .dismissAll: callbacks.dismissAll()
+            case .menu where !content.menu.isEmpty: ActionMenu.popUp(content.menu, of: content, on: window, at: event, callbacks: callbacks)
+            case .menu, .none: break
             }
             return true
         }
@@ -139,7 +148,18 @@ final class Banner {
                 GtkSignals.connect(button.raw, "clicked") { callbacks.invoke(id, action.key, ActivationToken.forCurrentEvent(content) ?? "") }
                 gtk_box_pack_start(buttons.cast(GtkBox.self), button, 1, 1, 0)
             }
-            gtk_box_pack_start(column.cast(GtkBox.self), buttons, 0, 0, 0)
+            let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+            gtk_box_pack_start(row.cast(GtkBox.self), buttons, 1, 1, 0)
+            // Past four buttons the rest stay reachable: a "more" button at the end offers them.
+            let rest = content.menu.filter { action in action.key != Action.defaultKey && !content.buttons.contains { $0.key == action.key } }
+            if !rest.isEmpty {
+                let more = gtk_button_new_from_icon_name("view-more-symbolic", GTK_ICON_SIZE_BUTTON)!
+                gtk_widget_set_tooltip_text(more, "More actions")
+                more.addClass("more-actions")
+                GtkSignals.connect(more.raw, "clicked") { ActionMenu.popUp(rest, of: content, below: more, callbacks: callbacks) }
+                gtk_box_pack_end(row.cast(GtkBox.self), more, 0, 0, 0)
+            }
+            gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
         }
         return column
     }

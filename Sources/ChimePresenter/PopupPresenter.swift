@@ -15,15 +15,18 @@ public final class PopupPresenter {
         public var hover: (UInt32, Bool) -> Void
         /// A link in the body was opened: the notification counts as read.
         public var openedLink: (UInt32) -> Void
+        /// A click that dismisses every notification (`[popups] … = dismiss-all`).
+        public var dismissAll: () -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     reply: @escaping (UInt32, String) -> Void, hover: @escaping (UInt32, Bool) -> Void,
-                    openedLink: @escaping (UInt32) -> Void = { _ in }) {
+                    openedLink: @escaping (UInt32) -> Void = { _ in }, dismissAll: @escaping () -> Void = {}) {
             self.invoke = invoke
             self.dismiss = dismiss
             self.reply = reply
             self.hover = hover
             self.openedLink = openedLink
+            self.dismissAll = dismissAll
         }
     }
 

@@ -44,7 +44,8 @@ enum PresenterProcess {
                              dismiss: { call("Dismiss", [.uint32($0)]) },
                              reply: { call("Reply", [.uint32($0), .string($1)]) },
                              hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
-                             openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) }),
+                             openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
+                             dismissAll: { call("DismissAll", []) }),
             log: { Log.warning("presenter: " + $0) })
         else { return 0 }
 

@@ -47,6 +47,14 @@ import Testing
         #expect(effect.rules == ["pager", "ci", "ci-failed"] && effect.level == .timeSensitive && effect.settings == ["delivery": "immediate"])
     }
 
+    @Test func mouseButtonsTakeOneOfTheirActions() throws {
+        let settings = try load("[popups]\nleft-click = menu\nmiddle-click = none\nright-click = dismiss-all\n").get()
+        #expect(settings.popups.leftClick == .menu && settings.popups.middleClick == PopupSettings.ClickAction.none
+                && settings.popups.rightClick == .dismissAll)
+        #expect(failure("[popups]\nright-click = explode\n")
+                == "chime.conf:2: [popups] right-click: 'explode' is not one of: default-action, dismiss, dismiss-all, menu, none")
+    }
+
     @Test func aMissingFileMeansDefaults() throws {
         let settings = try ConfigLoader(path: "/nonexistent/chime.conf").load(base: ChimeSettings()).get()
         #expect(settings == ChimeSettings())

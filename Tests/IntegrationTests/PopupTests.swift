@@ -221,6 +221,39 @@ import Testing
         #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
     }
 
+    /// Each mouse button does what `[popups]` says (as dunst's `mouse_*_click`); a menu reaches
+    /// every action, past the four buttons too, and so does the banner's "more" button.
+    @Test func mouseButtonsDoWhatTheConfigSaysAndEveryActionIsReachable() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(config: "[popups]\nright-click = menu\nmiddle-click = dismiss-all\n", display: display)
+        let actions = (1...6).flatMap { ["-A", "a\($0)=Action \($0)"] }
+        let chooseLast = { (menuItems: Int) throws in
+            _ = try display.waitForWindows("chime-actions") { $0.count == 1 }
+            try display.run("/usr/bin/xdotool", ["key", "--delay", "30"] + Array(repeating: "Down", count: menuItems) + ["Return"])
+        }
+        let byMenu = try bus.start("notify-send", ["--wait", "-t", "0"] + actions + ["Six choices", "by the menu"])
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        try display.click(x: banner.x + 60, y: banner.y + 30, button: 3)
+        try chooseLast(6)
+        #expect(byMenu.wait(timeout: 10) == 0 && byMenu.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a6", "\(byMenu.stdout)")
+
+        let byMore = try bus.start("notify-send", ["--wait", "-t", "0"] + actions + ["Six choices", "by more"])
+        let second = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        // The "more" button ends the action row, the banner's bottom edge.
+        try display.click(x: second.x + second.width - 30, y: second.y + second.height - 22)
+        try chooseLast(2)
+        #expect(byMore.wait(timeout: 10) == 0 && byMore.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a6", "\(byMore.stdout)")
+
+        let client = try bus.client()
+        try client.listen()
+        let ids = try (0..<2).map { try client.notify(summary: "middle \($0)", timeout: 0) }
+        let shown = try display.waitForWindows { $0.count == 2 }
+        try display.click(x: shown[0].x + 60, y: shown[0].y + 30, button: 2)
+        for id in ids {
+            #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
+        }
+    }
+
     /// A click hands the app the activation token GDK made for it (an X11 startup id with the
     /// click's X server time), not one chimed made up, before ActionInvoked; the left click too.
     @Test func aClickHandsTheAppTheActivationTokenMadeForIt() throws {

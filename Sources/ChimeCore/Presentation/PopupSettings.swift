@@ -21,6 +21,22 @@ public struct PopupSettings: Equatable, Sendable {
     /// X11, and on Wayland the compositor's choice (the focused output).
     public var output: String?
 
+    /// What a click of each mouse button on a banner does (`[popups] left-click`, `middle-click`,
+    /// `right-click`), as dunst's `mouse_left_click` and friends.
+    public enum ClickAction: String, CaseIterable, Sendable {
+        /// The notification's default action, or dismiss when it has none.
+        case defaultAction = "default-action"
+        case dismiss
+        case dismissAll = "dismiss-all"
+        /// A menu of all its actions (past the four buttons too).
+        case menu
+        case none
+    }
+
+    public var leftClick = ClickAction.defaultAction
+    public var middleClick = ClickAction.dismiss
+    public var rightClick = ClickAction.dismiss
+
     public init() {}
 }
 

@@ -1,0 +1,50 @@
+import CGtk
+import ChimeControl
+import ChimeCore
+import ChimeGLib
+
+/// A menu of a notification's actions, for a click set to `menu` and for the "more" button past
+/// four: choosing one invokes it, as its button would. The menu belongs to the banner's window
+/// and goes with it.
+enum ActionMenu {
+    /// At the pointer, for the click `event` on `window`.
+    static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, on window: UnsafeMutablePointer<GtkWidget>,
+                      at event: UnsafeMutablePointer<GdkEvent>, callbacks: PopupPresenter.Callbacks) {
+        let menu = make(actions, of: content, attachedTo: window, callbacks: callbacks)
+        gtk_menu_popup_at_pointer(menu.cast(GtkMenu.self), event)
+    }
+
+    /// Under `button`.
+    static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, below button: UnsafeMutablePointer<GtkWidget>,
+                      callbacks: PopupPresenter.Callbacks) {
+        let menu = make(actions, of: content, attachedTo: button, callbacks: callbacks)
+        gtk_menu_popup_at_widget(menu.cast(GtkMenu.self), button, GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST, nil)
+    }
+
+    private static func make(_ actions: [BannerContent.Button], of content: BannerContent, attachedTo widget: UnsafeMutablePointer<GtkWidget>,
+                             callbacks: PopupPresenter.Callbacks) -> UnsafeMutablePointer<GtkWidget> {
+        let menu = gtk_menu_new()!
+        menu.addClass("chime-actions")
+        for action in actions {
+            let item = gtk_menu_item_new_with_label(action.label)!
+            if action.destructive { item.addClass("destructive-action") }
+            GtkSignals.connect(item.raw, "activate") {
+                callbacks.invoke(content.id, action.key, ActivationToken.forCurrentEvent(content) ?? "")
+            }
+            gtk_menu_shell_append(menu.cast(GtkMenuShell.self), item)
+        }
+        // A menu made for each click: attached, it goes with its banner, and it goes when it
+        // closes, once the item chosen has been activated (GTK closes the menu first).
+        gtk_menu_attach_to_widget(menu.cast(GtkMenu.self), widget, nil)
+        GtkSignals.connect(menu.raw, "deactivate") {
+            GLibSources.idle {
+                gtk_widget_destroy(menu)
+                return false
+            }
+        }
+        gtk_widget_show_all(menu)
+        // Named as the banners are, so a test (or a script) can find it on the screen.
+        gtk_window_set_title(gtk_widget_get_toplevel(menu).cast(GtkWindow.self), "chime-actions-\(content.id)")
+        return menu
+    }
+}
