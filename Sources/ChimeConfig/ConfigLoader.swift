@@ -121,6 +121,12 @@ public struct ConfigLoader {
             if let number = try integer(key, range, value, fail) { popups[keyPath: path] = number }
         }
         if let text = value("output"), !text.isEmpty { popups.output = text }
+        if let text = value("idle-exit") {
+            guard let span = DurationText.span(text) else {
+                throw fail("idle-exit", "'\(text)' is not a duration such as 30s or 2m (0 keeps the presenter running)")
+            }
+            popups.idleExit = span
+        }
         for (key, path) in [("left-click", \PopupSettings.leftClick), ("middle-click", \PopupSettings.middleClick),
                             ("right-click", \PopupSettings.rightClick)] {
             guard let text = value(key) else { continue }
@@ -175,7 +181,7 @@ public struct ConfigLoader {
                        "quiet-when-focused", "hold-in-fullscreen", "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
         case ("summary", true): allowed = ["times"]
         case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output",
-                                          "left-click", "middle-click", "right-click"]
+                                          "left-click", "middle-click", "right-click", "idle-exit"]
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
         case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "hide-previews", "schedule"]
         case ("app", false): allowed = AppSettings.keys

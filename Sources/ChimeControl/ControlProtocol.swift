@@ -8,4 +8,7 @@ public enum ControlProtocol {
     /// chime-presenter's exit status when it cannot open the display; chimed then tries again a
     /// few times.
     public static let displayUnavailable: Int32 = 3
+    /// chime-presenter's exit status when it had nothing on screen for `[popups] idle-exit`:
+    /// chimed starts it again for the next banner.
+    public static let idleExit: Int32 = 4
 }

@@ -66,6 +66,7 @@ extension Daemon {
                     ("unread", .uint32(UInt32(attention.unread.total))),
                     ("config", .string(configLoader.path)),
                     ("banners", .string(presenter.status.rawValue)),
+                    ("presenter-running", .bool(presenter.isRunning)),
                     ("history", .string(store == nil ? "off" : store?.notKept == nil ? "kept" : "not-kept")),
                     ("sharing", .bool(attention.focus.sharing)),
                 ] + desktopStatus + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]

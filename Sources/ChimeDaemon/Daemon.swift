@@ -129,6 +129,7 @@ public final class Daemon {
             commitIntakeSoon()
             if rowsSincePrune >= Self.pruneEveryRows { prune(batch: rowsSincePrune) }
         }
+        presenter.hasBanners = { [unowned self] in attention.server.notifications.contains { $0.state == .presented } }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         control.export(controlInterface(), at: Self.controlPath)
         try watchBus()
@@ -367,8 +368,10 @@ public final class Daemon {
         attention.unread.observe(event)
         switch event {
         case .presented(let notification):
+            presenter.needed()
             emitControl("Presented", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
         case .updated(let notification, let previous):
+            presenter.needed()
             emitControl("Updated", [.uint32(notification.id), .uint32(previous),
                                     NotificationRecord.busValue(notification, asPresented: true)])
         case .stored(let notification):

@@ -4,8 +4,9 @@ import ChimeCore
 import ChimeGLib
 import Glibc
 
-/// Starts `chime-presenter` (installed beside chimed) when there is a display and banners are on,
-/// and notices when it ends: a display that went away ends the banners, never chimed.
+/// Starts `chime-presenter` (installed beside chimed) when there is a display, banners are on and
+/// one is to be drawn, and notices when it ends: a display that went away ends the banners, never
+/// chimed; one that had nothing on screen for `[popups] idle-exit` is started for the next banner.
 public final class PresenterChild {
     /// Whether banners are shown, and if not, why: for `chimectl status`.
     enum Status: String {
@@ -44,9 +45,21 @@ public final class PresenterChild {
     private var startedAt: Int64 = 0
     static let crashBackoff = (first: UInt32(1_000), longest: UInt32(60_000))
 
+    /// Whether any notification is presented: then the presenter must run.
+    var hasBanners: () -> Bool = { false }
+
     init(environment: [String: String], configPath: String) {
         self.environment = environment
         self.configPath = configPath
+    }
+
+    /// Whether chime-presenter runs now (with banners on, it may be waiting for the next one).
+    var isRunning: Bool { pid != nil }
+
+    /// A banner is to be drawn: starts the presenter if it left when the screen was empty.
+    func needed() {
+        guard pid == nil, wanted, status == .on else { return }
+        start()
     }
 
     /// Starts, stops or reloads the presenter to match `settings`.
@@ -64,7 +77,9 @@ public final class PresenterChild {
         failedOpens = 0
         displayWatch = nil
         switch (wanted, pid) {
-        case (true, nil): start()
+        case (true, nil):
+            status = .on
+            if hasBanners() { start() }
         case (true, let pid?): kill(pid, SIGHUP)
         case (false, let pid?):
             kill(pid, SIGTERM)
@@ -100,6 +115,12 @@ public final class PresenterChild {
 
     private func exited(_ status: Int32) {
         pid = nil
+        if status & 0x7f == 0, (status >> 8) & 0xff == ControlProtocol.idleExit, self.status == .on {
+            Log.debug("the banner presenter left: nothing was on screen")
+            // A banner presented as it was leaving is drawn by the next one.
+            if hasBanners() { start() }
+            return
+        }
         // Stopped on purpose (banners turned off, chimed ending): nothing to say.
         guard self.status == .on else { return }
         self.status = .ended

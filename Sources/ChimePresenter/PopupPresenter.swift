@@ -99,6 +99,9 @@ public final class PopupPresenter {
         arrange()
     }
 
+    /// Whether any banner is on screen (or waits in "+N more").
+    public var isShowing: Bool { !contents.isEmpty }
+
     public func hide(_ id: UInt32) {
         guard let index = contents.firstIndex(where: { $0.id == id }) else { return }
         contents.remove(at: index)

@@ -50,6 +50,17 @@ enum PresenterProcess {
         else { return 0 }
 
         let loop = MainLoop()
+        var exitStatus: Int32 = 0
+        var idleExit = settings.popups.idleExit
+        // With nothing on screen for `idle-exit`, it exits: chimed starts it for the next banner.
+        let idle = DeadlineTimer {
+            exitStatus = ControlProtocol.idleExit
+            loop.quit()
+        }
+        let followScreen = {
+            let wait = idleExit.milliseconds
+            idle.arm(at: presenter.isShowing || wait <= 0 ? nil : GLibSources.monotonicMilliseconds() + wait)
+        }
         do {
             // Only what it draws: the center's Stored signals, badges and Focus changes do not wake it.
             for member in ["Presented", "Updated", "Withdrawn"] {
@@ -79,6 +90,7 @@ enum PresenterProcess {
             default:
                 return false
             }
+            followScreen()
             return true
         }
         // What is on screen already: banners presented before this process started, page by page.
@@ -93,8 +105,13 @@ enum PresenterProcess {
             }
             after = page[1].string ?? ""
         } while !after.isEmpty
+        followScreen()
         GLibSources.unixSignal(SIGHUP) {
-            if let reloaded = try? config.load(base: .init()).get() { presenter.update(reloaded.popups) }
+            if let reloaded = try? config.load(base: .init()).get() {
+                presenter.update(reloaded.popups)
+                idleExit = reloaded.popups.idleExit
+                followScreen()
+            }
             return true
         }
         GLibSources.unixSignal(SIGTERM) {
@@ -102,6 +119,6 @@ enum PresenterProcess {
             return true
         }
         loop.run()
-        return 0
+        return exitStatus
     }
 }

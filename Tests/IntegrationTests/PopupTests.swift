@@ -221,6 +221,26 @@ import Testing
         #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } })
     }
 
+    /// chime-presenter costs memory only while banners are shown: none runs before the first,
+    /// it leaves after `[popups] idle-exit` with nothing on screen, and the next banner starts it.
+    @Test func thePresenterLeavesWhenTheScreenIsEmptyAndComesBackForTheNextBanner() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(config: "[popups]\nidle-exit = 1s\n", display: display)
+        let daemon = try #require(bus.daemon)
+        let client = try bus.client()
+        let running = { (try? client.control("GetStatus").first?.vardictEntries?["presenter-running"])??.bool }
+        #expect(running() == false, "none runs before there is a banner")
+        let first = try client.notify(summary: "first", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
+        #expect(running() == true)
+        #expect(try bus.chimectl("dismiss", "\(first)").status == 0)
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter left: nothing was on screen") } != nil)
+        #expect(running() == false)
+        #expect(try bus.chimectl("status").stdout.contains("banners: on (chime-presenter starts with the next one)"))
+        let second = try client.notify(summary: "second", timeout: 0)
+        #expect(try display.waitForWindows { $0.map(\.title) == ["chime-banner-\(second)"] }.count == 1, "drawn by a new presenter")
+    }
+
     /// Each mouse button does what `[popups]` says (as dunst's `mouse_*_click`); a menu reaches
     /// every action, past the four buttons too, and so does the banner's "more" button.
     @Test func mouseButtonsDoWhatTheConfigSaysAndEveryActionIsReachable() throws {
@@ -322,10 +342,11 @@ import Testing
         try copyExecutable(TestBus.chimed, to: copy)
         let daemon = try bus.startChimed(executable: copy)
         defer { daemon.signal(SIGTERM); _ = daemon.wait(timeout: 5) }
+        // The presenter is started for the first banner.
+        #expect(try bus.run("notify-send", ["-p", "Still", "here"]).stdout == "1")
         #expect(daemon.line(onStderr: true, timeout: 10) {
             $0.contains("cannot start the banner presenter") && $0.contains("running without banners")
         } != nil)
-        #expect(try bus.run("notify-send", ["-p", "Still", "here"]).stdout == "1")
         #expect(try bus.chimectl("list").stdout.contains("Still"))
         #expect(daemon.isRunning)
         #expect(try bus.chimectl("status").stdout.contains("banners: none: the banner presenter ended"))
@@ -344,10 +365,10 @@ import Testing
         let display = try XDisplay(startingLater: ())
         let bus = try TestBus(display: display)
         let daemon = try #require(bus.daemon)
+        _ = try bus.client().notify(summary: "late", timeout: 0)
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("cannot open the display; trying again in 1 s") } != nil,
                 "\(bus.daemonLog)")
         try display.start()
-        _ = try bus.client().notify(summary: "late", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
         #expect(try bus.chimectl("status").stdout.contains("banners: on"))
     }

@@ -33,6 +33,11 @@ public struct PopupSettings: Equatable, Sendable {
         case none
     }
 
+    /// How long chime-presenter stays with nothing on screen before it exits (`idle-exit`): it
+    /// costs memory only while banners are shown, and chimed starts it again for the next one.
+    /// Zero: it stays.
+    public var idleExit: Duration = .seconds(30)
+
     public var leftClick = ClickAction.defaultAction
     public var middleClick = ClickAction.dismiss
     public var rightClick = ClickAction.dismiss
