@@ -27,6 +27,8 @@ public struct BannerContent: Equatable, Sendable {
     public var hasDefaultAction: Bool
     /// The inline reply field's placeholder, when the notification offers a reply.
     public var replyPlaceholder: String?
+    /// The reply field's send button (`x-kde-reply-submit-button-text`, else "Send").
+    public var replySubmitText = "Send"
     public var progress: Int32?
     public var level: InterruptionLevel
     /// Show icons instead of labels (`action-icons`): the key is an icon name.
@@ -59,6 +61,7 @@ public struct BannerContent: Equatable, Sendable {
         hasDefaultAction = actions.contains { $0.key == Action.defaultKey }
         replyPlaceholder = actions.contains { $0.key == Action.inlineReplyKey }
             ? (record["reply-placeholder"]?.string ?? "Reply…") : nil
+        if let text = record["reply-submit-text"]?.string, !text.isEmpty { replySubmitText = text }
         progress = record["progress"]?.integer.map { Int32(clamping: $0) }
         level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
         actionIcons = record["action-icons"]?.bool ?? false

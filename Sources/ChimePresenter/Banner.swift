@@ -93,6 +93,12 @@ final class Banner {
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
         gtk_box_pack_start(header.cast(GtkBox.self), label(content.appName, markup: false, style: "app-name", lines: 1), 1, 1, 0)
+        // Time-sensitive and critical say so in words, not in colour alone.
+        if let tag = Self.levelTag(content.level) {
+            let tagLabel = gtk_label_new(tag)!
+            tagLabel.addClass("level-tag")
+            gtk_box_pack_start(header.cast(GtkBox.self), tagLabel, 0, 0, 0)
+        }
         let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_MENU)!
         close.addClass("close")
         gtk_button_set_relief(close.cast(GtkButton.self), GTK_RELIEF_NONE)
@@ -121,11 +127,12 @@ final class Banner {
         if let placeholder = content.replyPlaceholder {
             let entry = gtk_entry_new()!
             gtk_entry_set_placeholder_text(entry.cast(GtkEntry.self), placeholder)
-            GtkSignals.connect(entry.raw, "activate") {
+            let send = {
                 let text = String(cString: gtk_entry_get_text(entry.cast(GtkEntry.self)))
                 if !text.isEmpty { callbacks.reply(id, text) }
                 keyboard(false)
             }
+            GtkSignals.connect(entry.raw, "activate", send)
             // The keyboard comes with a click into the field and goes with Return or Escape.
             GtkSignals.connectEvent(entry.raw, "button-press-event") { _ in keyboard(true); return false }
             GtkSignals.connectEvent(entry.raw, "key-press-event") { event in
@@ -134,7 +141,13 @@ final class Banner {
                 }
                 return false
             }
-            gtk_box_pack_start(column.cast(GtkBox.self), entry, 0, 0, 0)
+            let field = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+            gtk_box_pack_start(field.cast(GtkBox.self), entry, 1, 1, 0)
+            let button = gtk_button_new_with_label(content.replySubmitText)!
+            button.addClass("reply-send")
+            GtkSignals.connect(button.raw, "clicked", send)
+            gtk_box_pack_start(field.cast(GtkBox.self), button, 0, 0, 0)
+            gtk_box_pack_start(column.cast(GtkBox.self), field, 0, 0, 0)
         }
         if !content.buttons.isEmpty {
             let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
@@ -162,6 +175,14 @@ final class Banner {
             gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
         }
         return column
+    }
+
+    static func levelTag(_ level: InterruptionLevel) -> String? {
+        switch level {
+        case .timeSensitive: "Time-Sensitive"
+        case .critical: "Critical"
+        case .passive, .active: nil
+        }
     }
 
     /// A wrapping label; with `lines`, at most that many lines, the last ending in "…".

@@ -181,14 +181,22 @@ public final class PopupPresenter {
         window.chime-banner, window.chime-more { background-color: #23252b; color: #eceff4; border: 1px solid #3b3f4a; border-radius: 10px; }
         window.chime-banner .content { padding: 12px; }
         window.chime-banner .app-name { font-size: 0.85em; color: #a3a9b7; }
-        window.chime-banner .summary { font-weight: bold; }
+        window.chime-banner .summary { font-weight: bold; font-size: 1.1em; }
+        window.chime-banner .body { font-size: 0.95em; }
+        window.chime-banner .level-tag { font-size: 0.8em; font-weight: bold; margin-right: 6px; }
+        window.chime-banner.time-sensitive .level-tag { color: #f0b429; }
+        window.chime-banner.critical .level-tag { color: #ff8a8a; }
+        window.chime-banner entry { background: #1b1d22; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; }
+        window.chime-banner entry:focus { border-color: #6d9eeb; }
+        window.chime-banner progressbar trough { background: #353945; border: none; min-height: 6px; }
+        window.chime-banner progressbar progress { background: #6d9eeb; border: none; min-height: 6px; }
         window.chime-banner .body-image { margin-top: 4px; }
         window.chime-banner button { padding: 4px 10px; background: #353945; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; text-shadow: none; -gtk-icon-shadow: none; }
         window.chime-banner button:hover { background: #414655; }
         window.chime-banner button.close { padding: 0; min-height: 16px; min-width: 16px; background: none; border: none; color: #a3a9b7; }
         window.chime-banner button.destructive-action { background: #b83a3a; color: #ffffff; }
         window.chime-banner.passive { opacity: 0.92; }
-        window.chime-banner.time-sensitive { border: 2px solid #e5a50a; }
+        window.chime-banner.time-sensitive { background-color: #2c2819; border: 2px solid #e5a50a; }
         window.chime-banner.critical { background-color: #5c1a1a; border: 2px solid #ff5c5c; }
         window.chime-more label { color: #a3a9b7; padding: 4px; }
         """

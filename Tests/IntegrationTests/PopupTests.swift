@@ -447,7 +447,8 @@ extension PopupTests {
         let wayland = try #require(bus.wayland)
         let id = try bus.client().notify(app: "Mail", summary: "on wayland", timeout: 0)
         // The banner's top-right corner region: lighter or darker than sway's background once drawn.
-        let region = (x: WaylandSession.topRightX(wayland.width), y: 12 + 20, width: 200, height: 20)
+        let region = (x: WaylandSession.topRightX(wayland.width), y: WaylandSession.topRightY,
+                      width: WaylandSession.topRightSize.width, height: WaylandSession.topRightSize.height)
         let shot = bus.directory.appendingPathComponent("shot.png").path
         let (empty, drawn) = try wayland.waitUntilTopRightDrawn(shot: shot)
         #expect(abs(drawn - empty) >= 0.02, "a banner is drawn top-right: \(empty) -> \(drawn)")
@@ -657,6 +658,69 @@ extension WaylandPopupTests {
 }
 
 extension PopupTests {
+    /// The reply field has a send button, named as the app asks (`x-kde-reply-submit-button-text`).
+    @Test func theReplyFieldsSendButtonSendsTheReply() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        try client.listen()
+        let asked = try client.notify(summary: "reply to me", actions: ["inline-reply", "Reply"],
+                                      hints: [("x-kde-reply-submit-button-text", .string("Answer"))], timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        try display.click(x: banner.x + banner.width / 3, y: banner.y + banner.height - 24)
+        try display.run("/usr/bin/xdotool", ["type", "--delay", "20", "soon"])
+        // The button ends the field's row.
+        try display.click(x: banner.x + banner.width - 40, y: banner.y + banner.height - 24)
+        #expect(client.waitUntil { client.signals(named: "NotificationReplied").contains { $0.arguments == [.uint32(asked), .string("soon")] } })
+    }
+
+    /// The summary is the most prominent text, above a smaller body; time-sensitive and critical
+    /// banners say their level in words at the top right, not by colour alone.
+    @Test func theSummaryStandsOutAndTheLevelIsSaidInWords() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        let plain = try client.notify(app: "x", summary: "HHHH", body: "HHHH", timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        try display.screenshot(to: shot)
+        // The rows with text in the banner's left part: one run a line (app name, summary, body).
+        let rows = try Self.textRows(in: shot, x: banner.x + 12, y: banner.y, width: 60, height: banner.height)
+        let runs = Self.runs(rows).filter { $0 > 1 }  // not the border's row
+        #expect(runs.count == 3 && runs[1] > runs[2], "app name, summary and body heights: \(runs)")
+        // The top-right corner (left of the close button) has text only when the level is said.
+        let corner = { (window: XDisplay.Window) throws -> Bool in
+            try display.screenshot(to: shot)
+            return try Self.textRows(in: shot, x: window.x + window.width - 140, y: window.y + 6, width: 100, height: 24).contains(true)
+        }
+        #expect(try !corner(banner))
+        _ = try client.call("CloseNotification", [.uint32(plain)])
+        let urgentID = try client.notify(app: "x", summary: "HHHH", body: "HHHH", hints: [("urgency", .byte(2))], timeout: 0)
+        let title = "chime-banner-\(urgentID)"
+        let urgent = try #require(try display.waitForWindows { $0.contains { $0.title == title } }.first { $0.title == title })
+        #expect(try corner(urgent), "Time-Sensitive")
+    }
+
+    /// For each row of a region of a screenshot, whether any pixel in it is bright (text on the
+    /// dark banner).
+    static func textRows(in shot: String, x: Int, y: Int, width: Int, height: Int) throws -> [Bool] {
+        let convert = try Subprocess("/usr/bin/convert", [shot, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "Gray",
+                                                          "-depth", "8", "-compress", "none", "pgm:-"],
+                                     environment: ProcessInfo.processInfo.environment)
+        guard convert.wait(timeout: 20) == 0 else { throw TestFailure("convert failed: \(convert.stderr)") }
+        let values = convert.stdout.split(whereSeparator: \.isWhitespace).dropFirst(4).compactMap { Int($0) }
+        return stride(from: 0, to: values.count, by: width).map { start in values[start..<min(start + width, values.count)].contains { $0 > 150 } }
+    }
+
+    static func runs(_ rows: [Bool]) -> [Int] {
+        var runs: [Int] = []
+        var length = 0
+        for bright in rows + [false] {
+            if bright { length += 1 } else if length > 0 { runs.append(length); length = 0 }
+        }
+        return runs
+    }
+
     /// A body that is all one link: a click on the body is still the default action, the link
     /// opens only from its own button under the text, and opening it counts as reading the
     /// notification. A link chimed does not keep (file:) has no button.

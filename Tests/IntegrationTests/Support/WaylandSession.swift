@@ -130,23 +130,32 @@ final class WaylandSession: @unchecked Sendable {
         return (empty, drawn)
     }
 
-    /// Waits until a banner is drawn in the top-right corner (where a banner of the default
-    /// width, 380, with the default margin, 12, has its text) of `output`, or of the whole
-    /// layout; `outputWidth`: that output's width, the first's by default.
+    /// Waits until a banner is drawn in the top-right corner of `output`, or of the whole layout;
+    /// `outputWidth`: that output's width, the first's by default.
     func waitUntilTopRightDrawn(shot: String, output: String? = nil, outputWidth: Int? = nil) throws -> (empty: Double, drawn: Double) {
-        try waitUntilDrawn(x: Self.topRightX(outputWidth ?? width), y: 32, width: 200, height: 20, shot: shot, output: output)
+        // Against the same band further left: a window's title bar there is the same.
+        try waitUntilDrawn(x: Self.topRightX(outputWidth ?? width), y: Self.topRightY, width: Self.topRightSize.width,
+                           height: Self.topRightSize.height, shot: shot, output: output, emptyAt: (x: Self.referenceX, y: Self.topRightY))
     }
 
     /// Whether the top-right corner of `output` (as wide as the first) looks like its background.
     func topRightIsEmpty(on output: String, shot: String) throws -> Bool {
         try screenshot(to: shot, output: output)
-        let corner = try XDisplay.brightness(x: Self.topRightX(width), y: 32, width: 200, height: 20, in: shot)
-        let background = try XDisplay.brightness(x: 20, y: height - 40, width: 200, height: 20, in: shot)
+        let corner = try XDisplay.brightness(x: Self.topRightX(width), y: Self.topRightY, width: Self.topRightSize.width,
+                                             height: Self.topRightSize.height, in: shot)
+        let background = try XDisplay.brightness(x: Self.referenceX, y: Self.topRightY, width: Self.topRightSize.width,
+                                                 height: Self.topRightSize.height, in: shot)
         return abs(corner - background) < 0.02
     }
 
-    /// Where a top-right banner's text begins on an output `outputWidth` wide.
-    static func topRightX(_ outputWidth: Int) -> Int { outputWidth - 380 - 12 + 20 }
+    /// A plain part of a top-right banner of the default width (380) and margin (12): its top
+    /// edge between the app name and the close button, where no text goes (text's share of a
+    /// region changes its brightness with the font, and can cancel the banner's own).
+    static func topRightX(_ outputWidth: Int) -> Int { outputWidth - 380 - 12 + 140 }
+    static let topRightY = 16
+    static let topRightSize = (width: 120, height: 8)
+    /// The same band's reference, left of any banner and right of a window title's text.
+    static let referenceX = 400
 
     /// How wide the output `swaymsg create_output` adds is.
     static let addedOutputWidth = 1920
