@@ -29,6 +29,9 @@ public struct BannerContent: Equatable, Sendable {
     public var replyPlaceholder: String?
     /// The reply field's send button (`x-kde-reply-submit-button-text`, else "Send").
     public var replySubmitText = "Send"
+    /// The banner this one explains (Chime's first word on time-sensitive notifications): it goes
+    /// right after that one in the stack, so it never pushes the alert it explains aside.
+    public var explains: UInt32?
     public var progress: Int32?
     public var level: InterruptionLevel
     /// Show icons instead of labels (`action-icons`): the key is an icon name.
@@ -62,6 +65,7 @@ public struct BannerContent: Equatable, Sendable {
         replyPlaceholder = actions.contains { $0.key == Action.inlineReplyKey }
             ? (record["reply-placeholder"]?.string ?? "Reply…") : nil
         if let text = record["reply-submit-text"]?.string, !text.isEmpty { replySubmitText = text }
+        explains = record["explains"]?.uint32
         progress = record["progress"]?.integer.map { Int32(clamping: $0) }
         level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
         actionIcons = record["action-icons"]?.bool ?? false

@@ -59,6 +59,7 @@ public enum NotificationRecord {
         add("reply-submit-text", hints.replySubmitText.map { .string($0) })
         if !hints.destructiveActions.isEmpty { add("destructive-actions", .stringArray(hints.destructiveActions)) }
         if let rules = notification.decision?.rules, !rules.isEmpty { add("rules", .stringArray(rules)) }
+        add("explains", hints.explains.map { .uint32($0) })
         return entries
     }
 }

@@ -84,6 +84,8 @@ public final class PopupPresenter {
         if let index = contents.firstIndex(where: { $0.id == content.id }) {
             contents[index] = content
             windows[content.id] = nil  // drawn again with the new content
+        } else if let explained = content.explains, let index = contents.firstIndex(where: { $0.id == explained }) {
+            contents.insert(content, at: index + 1)
         } else {
             contents.insert(content, at: 0)
         }

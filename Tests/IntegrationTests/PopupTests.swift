@@ -701,6 +701,19 @@ extension PopupTests {
         #expect(try corner(urgent), "Time-Sensitive")
     }
 
+    /// Chime's first word on an app's time-sensitive notifications comes after the alert it
+    /// explains, never above it: the alert keeps the corner.
+    @Test func anExplanationFollowsTheAlertItExplains() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        let alert = try client.notify(app: "Pager", summary: "db down", hints: [("urgency", .byte(2))], timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 2 }
+        #expect(shown.first?.title == "chime-banner-\(alert)", "the alert nearest the corner: \(shown.map(\.title))")
+        let later = try client.notify(app: "Mail", summary: "new mail", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 3 }.first?.title == "chime-banner-\(later)", "what comes later goes first as ever")
+    }
+
     /// For each row of a region of a screenshot, whether any pixel in it is bright (text on the
     /// dark banner).
     static func textRows(in shot: String, x: Int, y: Int, width: Int, height: Int) throws -> [Bool] {

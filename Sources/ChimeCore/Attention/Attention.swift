@@ -155,12 +155,14 @@ public struct Attention: Sendable {
             apps.update(identity) { $0.explainedTimeSensitive = true }
             events += own(summary: "Time-Sensitive notifications from \(request.appName)",
                           body: "They can break through Focus and scheduled summaries. Turn them off if \(ScheduledSummary.escape(request.appName)) uses them for things that can wait.",
-                          actions: [Action(key: Self.actionPrefix + "time-sensitive-off:" + identity, label: "Turn Off")], now: now)
+                          actions: [Action(key: Self.actionPrefix + "time-sensitive-off:" + identity, label: "Turn Off")],
+                          explaining: result.id, now: now)
         }
         if decision.budgetChange?.crosses == true {
             events += own(summary: "\(request.appName) sends many Time-Sensitive notifications",
                           body: "It sent more than \(settings.timeSensitiveBudget) in an hour, so they now arrive as ordinary notifications.",
-                          actions: [Action(key: Self.actionPrefix + "time-sensitive-allow:" + identity, label: "Let Them Through")], now: now)
+                          actions: [Action(key: Self.actionPrefix + "time-sensitive-allow:" + identity, label: "Let Them Through")],
+                          explaining: result.id, now: now)
         }
         return (result.id, events)
     }
@@ -364,10 +366,13 @@ public struct Attention: Sendable {
     // MARK: Chime's own notifications
 
     /// `stays`: until the user answers (a question); by default when it asks one.
-    private mutating func own(summary: String, body: String, actions: [Action], stays: Bool? = nil, now: Now) -> [ServerEvent] {
+    /// `explaining`: the notification it explains, whose banner it follows.
+    private mutating func own(summary: String, body: String, actions: [Action], stays: Bool? = nil, explaining: UInt32? = nil,
+                              now: Now) -> [ServerEvent] {
         var hints = NotificationHints()
         hints.desktopEntry = "chime"
         hints.resident = false
+        hints.explains = explaining
         let request = NotificationRequest(appName: "Chime", summary: summary, body: body, actions: actions,
                                           hints: hints, expireTimeout: (stays ?? !actions.isEmpty) ? 0 : -1)
         return (try? server.notify(request, from: Self.selfSender, now: now.monotonic, wall: now.wall).events) ?? []
