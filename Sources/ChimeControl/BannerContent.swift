@@ -32,6 +32,9 @@ public struct BannerContent: Equatable, Sendable {
     /// The banner this one explains (Chime's first word on time-sensitive notifications): it goes
     /// right after that one in the stack, so it never pushes the alert it explains aside.
     public var explains: UInt32?
+    /// When it came (unix ms), for a banner that stays (critical, or a timeout of never): it says
+    /// how long ago ("5 min ago").
+    public var staysSince: Int64?
     public var progress: Int32?
     public var level: InterruptionLevel
     /// Show icons instead of labels (`action-icons`): the key is an icon name.
@@ -66,6 +69,7 @@ public struct BannerContent: Equatable, Sendable {
             ? (record["reply-placeholder"]?.string ?? "Reply…") : nil
         if let text = record["reply-submit-text"]?.string, !text.isEmpty { replySubmitText = text }
         explains = record["explains"]?.uint32
+        if record["stays"]?.bool == true { staysSince = record["created"]?.integer }
         progress = record["progress"]?.integer.map { Int32(clamping: $0) }
         level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
         actionIcons = record["action-icons"]?.bool ?? false

@@ -36,6 +36,8 @@ public enum NotificationRecord {
         flag("resident", hints.resident)
         flag("transient", hints.transient)
         flag("action-icons", hints.actionIcons)
+        // A presented one that never expires by itself: its banner says how long it has been up.
+        flag("stays", notification.state == .presented && notification.expires == nil)
         if notification.arrived != 0 { add("created", .int64(notification.arrived)) }
         if case .heldByFocus(let focus) = notification.state { add("held-by", .string(focus)) }
         if case .snoozed(let until) = notification.state { add("snoozed-until", .int64(until)) }

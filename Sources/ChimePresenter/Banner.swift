@@ -9,6 +9,8 @@ final class Banner {
     let window: UnsafeMutablePointer<GtkWidget>
     /// The width it is drawn at: the configured one when it was made.
     let width: Int
+    /// For a banner that stays: when it came, and the label that says how long ago.
+    private var age: (since: Int64, label: UnsafeMutablePointer<GtkWidget>)?
 
     init(_ content: BannerContent, settings: PopupSettings, layerShell: Bool, callbacks: PopupPresenter.Callbacks,
          log: @escaping (String) -> Void) {
@@ -27,8 +29,11 @@ final class Banner {
         gtk_container_add(window.cast(GtkContainer.self), events)
         let window = window
         let keyboard = { (take: Bool) in OverlayWindow.takeKeyboard(window, take, layerShell: layerShell) }
+        var ageLabel: UnsafeMutablePointer<GtkWidget>?
         gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks, log: log,
-                                                                     keyboard: keyboard))
+                                                                     keyboard: keyboard, age: &ageLabel))
+        if let since = content.staysSince, let ageLabel { age = (since, ageLabel) }
+        refreshAge()
         GtkSignals.connectEvent(events.raw, "button-press-event") { event in
             let button = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button
             let action = switch button {
@@ -59,6 +64,15 @@ final class Banner {
 
     deinit { gtk_widget_destroy(window) }
 
+    /// Says again how long ago a banner that stays came; false for one that does not.
+    @discardableResult
+    func refreshAge() -> Bool {
+        guard let age else { return false }
+        let now = Int64(g_get_real_time()) / 1_000
+        gtk_label_set_text(age.label.cast(GtkLabel.self), RelativeAge.text(since: age.since, now: now))
+        return true
+    }
+
     /// The height GTK wants at its width. Asked without a width, GTK answers for the narrowest
     /// the banner could be, where its text wraps a word to a line: hundreds of pixels too tall,
     /// which spread a stack of banners down and off the screen.
@@ -77,8 +91,10 @@ final class Banner {
     // MARK: Content
 
     /// `keyboard`: the reply field was clicked into (true), or is done with (false).
+    /// `age`: the label that says how long ago a banner that stays came.
     private static func body(_ content: BannerContent, settings: PopupSettings, callbacks: PopupPresenter.Callbacks,
-                             log: @escaping (String) -> Void, keyboard: @escaping (Bool) -> Void) -> UnsafeMutablePointer<GtkWidget> {
+                             log: @escaping (String) -> Void, keyboard: @escaping (Bool) -> Void,
+                             age: inout UnsafeMutablePointer<GtkWidget>?) -> UnsafeMutablePointer<GtkWidget> {
         let id = content.id
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         column.addClass("content")
@@ -93,6 +109,12 @@ final class Banner {
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
         gtk_box_pack_start(header.cast(GtkBox.self), label(content.appName, markup: false, style: "app-name", lines: 1), 1, 1, 0)
+        if content.staysSince != nil {
+            let label = gtk_label_new(nil)!
+            label.addClass("age")
+            gtk_box_pack_start(header.cast(GtkBox.self), label, 0, 0, 0)
+            age = label
+        }
         // Time-sensitive and critical say so in words, not in colour alone.
         if let tag = Self.levelTag(content.level) {
             let tagLabel = gtk_label_new(tag)!

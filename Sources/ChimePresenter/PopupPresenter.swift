@@ -1,6 +1,7 @@
 import CGtk
 import ChimeControl
 import ChimeCore
+import ChimeGLib
 
 /// Banners on the screen (the README's popups): one GTK window per presented notification,
 /// stacked in a corner of one monitor, newest nearest the edge, with a "+N more" line past the
@@ -38,6 +39,8 @@ public final class PopupPresenter {
     private var contents: [BannerContent] = []
     private var windows: [UInt32: Banner] = [:]
     private var more: UnsafeMutablePointer<GtkWidget>?
+    /// Says the age of the banners that stay again, while there is one.
+    private var ageTimer: UInt32?
     /// What the banners have to say (an image they could not show), in chimed's log.
     private let log: (String) -> Void
 
@@ -141,6 +144,15 @@ public final class PopupPresenter {
     private func makeBanner(_ content: BannerContent) -> Banner {
         let banner = Banner(content, settings: settings, layerShell: layerShell, callbacks: callbacks, log: log)
         windows[content.id] = banner
+        if content.staysSince != nil, ageTimer == nil {
+            // Each banner that stays says its age again every half minute, while there is one.
+            ageTimer = GLibSources.timeout(milliseconds: 30_000) { [weak self] in
+                guard let self else { return false }
+                let any = windows.values.map { $0.refreshAge() }.contains(true)
+                if !any { ageTimer = nil }
+                return any
+            }
+        }
         return banner
     }
 
@@ -185,6 +197,7 @@ public final class PopupPresenter {
         window.chime-banner .app-name { font-size: 0.85em; color: #a3a9b7; }
         window.chime-banner .summary { font-weight: bold; font-size: 1.1em; }
         window.chime-banner .body { font-size: 0.95em; }
+        window.chime-banner .age { font-size: 0.85em; color: #a3a9b7; margin-right: 6px; }
         window.chime-banner .level-tag { font-size: 0.8em; font-weight: bold; margin-right: 6px; }
         window.chime-banner.time-sensitive .level-tag { color: #f0b429; }
         window.chime-banner.critical .level-tag { color: #ff8a8a; }

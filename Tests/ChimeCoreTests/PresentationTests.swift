@@ -27,6 +27,17 @@ import Testing
     }
 }
 
+@Suite struct RelativeAgeTests {
+    @Test func minutesHoursAndDaysAgo() {
+        let now: Int64 = 1_000_000_000
+        #expect(RelativeAge.text(since: now - 59_000, now: now) == "now")
+        #expect(RelativeAge.text(since: now - 5 * 60_000, now: now) == "5 min ago")
+        #expect(RelativeAge.text(since: now - 3 * 3_600_000, now: now) == "3 h ago")
+        #expect(RelativeAge.text(since: now - 2 * 86_400_000, now: now) == "2 d ago")
+        #expect(RelativeAge.text(since: now + 5_000, now: now) == "now", "a clock set back says now")
+    }
+}
+
 @Suite struct DisplaySocketTests {
     @Test func theSocketOfTheDisplayGTKOpens() {
         let runtime = ["XDG_RUNTIME_DIR": "/run/user/1000"]

@@ -700,7 +700,7 @@ extension PopupTests {
         let display = try XDisplay()
         let bus = try TestBus(display: display)
         let client = try bus.client()
-        let plain = try client.notify(app: "x", summary: "HHHH", body: "HHHH", timeout: 0)
+        let plain = try client.notify(app: "x", summary: "HHHH", body: "HHHH", timeout: 60_000)
         let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
         let shot = bus.directory.appendingPathComponent("shot.png").path
         try display.screenshot(to: shot)
@@ -715,7 +715,7 @@ extension PopupTests {
         }
         #expect(try !corner(banner))
         _ = try client.call("CloseNotification", [.uint32(plain)])
-        let urgentID = try client.notify(app: "x", summary: "HHHH", body: "HHHH", hints: [("urgency", .byte(2))], timeout: 0)
+        let urgentID = try client.notify(app: "x", summary: "HHHH", body: "HHHH", hints: [("urgency", .byte(2))], timeout: 60_000)
         let title = "chime-banner-\(urgentID)"
         let urgent = try #require(try display.waitForWindows { $0.contains { $0.title == title } }.first { $0.title == title })
         #expect(try corner(urgent), "Time-Sensitive")
@@ -732,6 +732,28 @@ extension PopupTests {
         #expect(shown.first?.title == "chime-banner-\(alert)", "the alert nearest the corner: \(shown.map(\.title))")
         let later = try client.notify(app: "Mail", summary: "new mail", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 3 }.first?.title == "chime-banner-\(later)", "what comes later goes first as ever")
+    }
+
+    /// A banner that stays (a timeout of never, or critical) says how long ago it came, as the
+    /// center does; one that goes by itself does not.
+    @Test func aBannerThatStaysSaysItsAge() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display)
+        let client = try bus.client()
+        let ageShown = { (id: UInt32) throws -> Bool in
+            let title = "chime-banner-\(id)"
+            let banner = try #require(try display.waitForWindows { $0.contains { $0.title == title } }.first { $0.title == title })
+            let shot = bus.directory.appendingPathComponent("age.png").path
+            try display.screenshot(to: shot)
+            // Left of the close button, in the app name's row: "now".
+            return try Self.textRows(in: shot, x: banner.x + banner.width - 120, y: banner.y + 8, width: 84, height: 20).contains(true)
+        }
+        let goes = try client.notify(app: "x", summary: "goes", timeout: 60_000)
+        #expect(try !ageShown(goes))
+        _ = try client.call("CloseNotification", [.uint32(goes)])
+        _ = try display.waitForWindows { $0.isEmpty }
+        let stays = try client.notify(app: "x", summary: "stays", timeout: 0)
+        #expect(try ageShown(stays))
     }
 
     /// For each row of a region of a screenshot, whether any pixel in it is bright (text on the
