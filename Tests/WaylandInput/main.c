@@ -183,7 +183,12 @@ static int run(struct wl_display *display, const char *command_file) {
 
 int main(int argc, char **argv) {
     if (argc != 2) return fail("usage: wayland-input COMMAND_FILE");
-    struct wl_display *display = wl_display_connect(NULL);
+    // sway makes its socket a moment before it accepts on it: try for up to five seconds.
+    struct wl_display *display = NULL;
+    for (int tries = 0; !display && tries < 50; tries++) {
+        display = wl_display_connect(NULL);
+        if (!display) usleep(100 * 1000);
+    }
     if (!display) return fail("cannot connect to the compositor");
     struct wl_registry *registry = wl_display_get_registry(display);
     wl_registry_add_listener(registry, &registry_listener, NULL);
