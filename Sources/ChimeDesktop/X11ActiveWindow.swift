@@ -93,7 +93,7 @@ public final class X11ActiveWindow: DesktopSource {
 
     /// Reads the active window again, watches it instead of the last one, and says it.
     private func follow() {
-        let window = property(atoms.activeWindow, of: root).flatMap { Self.values($0, as: UInt32.self).first } ?? 0
+        let window = properties([atoms.activeWindow], of: root)[0].flatMap { Self.values($0, as: UInt32.self).first } ?? 0
         if window != active {
             if active != 0 { listen(to: active, on: false) }
             active = window
@@ -102,13 +102,13 @@ public final class X11ActiveWindow: DesktopSource {
         var focused: DesktopContext.Window?
         var pid: Int32?
         if window != 0 {
+            let found = properties([atoms.gtkApplicationID, atoms.wmClass, atoms.pid, atoms.state], of: window)
             var names: [String] = []
-            if let id = property(atoms.gtkApplicationID, of: window).map(Self.text), !id.isEmpty { names.append(id) }
+            if let id = found[0].map(Self.text), !id.isEmpty { names.append(id) }
             // WM_CLASS: the instance, then the class, each ended by a NUL.
-            let wmClass = property(atoms.wmClass, of: window) ?? []
-            names += wmClass.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
-            pid = property(atoms.pid, of: window).flatMap { Self.values($0, as: UInt32.self).first }.map { Int32(bitPattern: $0) }
-            let fullscreen = property(atoms.state, of: window).map { Self.values($0, as: UInt32.self).contains(atoms.fullscreen) } ?? false
+            names += (found[1] ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
+            pid = found[2].flatMap { Self.values($0, as: UInt32.self).first }.map { Int32(bitPattern: $0) }
+            let fullscreen = found[3].map { Self.values($0, as: UInt32.self).contains(atoms.fullscreen) } ?? false
             focused = DesktopContext.Window(appIDs: names, fullscreen: fullscreen)
         }
         if let reported, reported == focused { return }
@@ -123,15 +123,18 @@ public final class X11ActiveWindow: DesktopSource {
         xcb_flush(connection)
     }
 
-    /// A property's bytes (at most 4 KB); nil when the window has none or is gone.
-    private func property(_ atom: xcb_atom_t, of window: xcb_window_t) -> [UInt8]? {
-        guard let connection, atom != 0 else { return nil }
-        let cookie = xcb_get_property(connection, 0, window, atom, xcb_atom_t(XCB_ATOM_ANY.rawValue), 0, 1_024)
-        guard let reply = xcb_get_property_reply(connection, cookie, nil) else { return nil }
-        defer { free(reply) }
-        let length = Int(xcb_get_property_value_length(reply))
-        guard reply.pointee.type != 0, length > 0, let value = xcb_get_property_value(reply) else { return nil }
-        return Array(UnsafeRawBufferPointer(start: value, count: length))
+    /// Properties' bytes (at most 4 KB each), asked together and then answered: one round trip.
+    /// nil for one the window has not (or when it is gone).
+    private func properties(_ names: [xcb_atom_t], of window: xcb_window_t) -> [[UInt8]?] {
+        guard let connection else { return names.map { _ in nil } }
+        let cookies = names.map { xcb_get_property(connection, 0, window, $0, xcb_atom_t(XCB_ATOM_ANY.rawValue), 0, 1_024) }
+        return zip(names, cookies).map { atom, cookie in
+            guard let reply = xcb_get_property_reply(connection, cookie, nil) else { return nil }
+            defer { free(reply) }
+            let length = Int(xcb_get_property_value_length(reply))
+            guard atom != 0, reply.pointee.type != 0, length > 0, let value = xcb_get_property_value(reply) else { return nil }
+            return Array(UnsafeRawBufferPointer(start: value, count: length))
+        }
     }
 
     private static func values<T: FixedWidthInteger>(_ bytes: [UInt8], as type: T.Type) -> [T] {
