@@ -759,12 +759,7 @@ extension PopupTests {
     /// For each row of a region of a screenshot, whether any pixel in it is bright (text on the
     /// dark banner).
     static func textRows(in shot: String, x: Int, y: Int, width: Int, height: Int) throws -> [Bool] {
-        let convert = try Subprocess("/usr/bin/convert", [shot, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "Gray",
-                                                          "-depth", "8", "-compress", "none", "pgm:-"],
-                                     environment: ProcessInfo.processInfo.environment)
-        guard convert.wait(timeout: 20) == 0 else { throw TestFailure("convert failed: \(convert.stderr)") }
-        let values = convert.stdout.split(whereSeparator: \.isWhitespace).dropFirst(4).compactMap { Int($0) }
-        return stride(from: 0, to: values.count, by: width).map { start in values[start..<min(start + width, values.count)].contains { $0 > 150 } }
+        try XDisplay.grey(x: x, y: y, width: width, height: height, in: shot).map { row in row.contains { $0 > 0.59 } }
     }
 
     static func runs(_ rows: [Bool]) -> [Int] {

@@ -131,12 +131,21 @@ final class XDisplay: @unchecked Sendable {
 
     /// The grey level (0...1) of each pixel of column `x` of a screenshot, top to bottom.
     static func column(x: Int, in shot: String) throws -> [Double] {
+        try grey(x: x, y: 0, width: 1, height: 100_000, in: shot).map { $0[0] }
+    }
+
+    /// The grey levels (0...1) of a region of a screenshot, row by row (a region past the
+    /// screen's edge is cut there).
+    static func grey(x: Int, y: Int, width: Int, height: Int, in shot: String) throws -> [[Double]] {
         // Plain PGM: "P2", width, height, maximum, then one number a pixel.
-        let convert = try Subprocess("/usr/bin/convert", [shot, "-crop", "1x100000+\(x)+0", "+repage", "-colorspace", "Gray",
+        let convert = try Subprocess("/usr/bin/convert", [shot, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "Gray",
                                                           "-depth", "8", "-compress", "none", "pgm:-"],
                                      environment: ProcessInfo.processInfo.environment)
         guard convert.wait(timeout: 20) == 0 else { throw TestFailure("convert failed: \(convert.stderr)") }
-        return convert.stdout.split(whereSeparator: \.isWhitespace).dropFirst(4).compactMap { Double($0).map { $0 / 255 } }
+        let words = convert.stdout.split(whereSeparator: \.isWhitespace)
+        guard words.count >= 4, let columns = Int(words[1]), columns > 0 else { return [] }
+        let values = words.dropFirst(4).compactMap { Double($0).map { $0 / 255 } }
+        return stride(from: 0, to: values.count, by: columns).map { Array(values[$0..<min($0 + columns, values.count)]) }
     }
 
     func screenshot(to path: String) throws {
