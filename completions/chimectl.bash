@@ -2,7 +2,7 @@
 _chimectl() {
     local cur prev words cword
     _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
-    local commands="status list history show invoke menu reply dismiss read restore snooze delete clear badges watch focus dnd sharing mute count apps rules rule summary reload help"
+    local commands="status list history show invoke menu reply dismiss read restore snooze delete clear badges report watch focus dnd sharing mute count apps rules rule summary reload help"
     if [ "$cword" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         return
@@ -31,8 +31,9 @@ _chimectl() {
         history)
             case "$prev" in
                 --state) COMPREPLY=($(compgen -W "presented quiet held-by-focus held-for-summary summarized snoozed read dismissed closed unread" -- "$cur")) ;;
-                *) COMPREPLY=($(compgen -W "--app --thread --state --since --limit --json" -- "$cur")) ;;
+                *) COMPREPLY=($(compgen -W "--app --thread --state --search --since --limit --json" -- "$cur")) ;;
             esac ;;
+        report) COMPREPLY=($(compgen -W "--since --json" -- "$cur")) ;;
         status|list|badges) COMPREPLY=($(compgen -W "--json" -- "$cur")) ;;
         watch) COMPREPLY=($(compgen -W "--waybar" -- "$cur")) ;;
         clear) COMPREPLY=($(compgen -W "--app" -- "$cur")) ;;

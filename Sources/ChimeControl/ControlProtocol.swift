@@ -11,4 +11,6 @@ public enum ControlProtocol {
     /// chime-presenter's exit status when it had nothing on screen for `[popups] idle-exit`:
     /// chimed starts it again for the next banner.
     public static let idleExit: Int32 = 4
+    /// How many local days of activity the center keeps, and `Activity` may ask for.
+    public static let activityDays = 400
 }

@@ -25,6 +25,10 @@ extension Daemon {
                     guard seconds > 0 else { throw .invalidArgs("since-seconds must be a positive number of seconds") }
                     query.since = LocalClock.wallMilliseconds() - seconds * 1_000
                 }
+                if let text = filter["text"]?.string {
+                    guard !text.isEmpty else { throw .invalidArgs("text must not be empty") }
+                    query.text = text
+                }
                 query.before = try RecordPage.after(filter)
                 // One more than the page may hold, so a full page knows whether another follows.
                 var page = RecordPage(limit: query.limit)
@@ -169,7 +173,7 @@ extension Daemon {
         }
     }
 
-    private func requireStore() throws(BusError) -> NotificationStore {
+    func requireStore() throws(BusError) -> NotificationStore {
         guard let store else {
             throw BusError(BusError.failed, "chimed keeps no history: it runs with --no-history, or its store could not be opened (see its log)")
         }

@@ -12,6 +12,7 @@ extension Daemon {
             .merging(focusHandlers()) { first, _ in first }
             .merging(appHandlers()) { first, _ in first }
             .merging(ruleHandlers()) { first, _ in first }
+            .merging(activityHandlers()) { first, _ in first }
         return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
             "Muted": { [unowned self] in .bool(attention.muted) },

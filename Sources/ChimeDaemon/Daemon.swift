@@ -51,6 +51,8 @@ public final class Daemon {
     /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
     var activationTokens: [UInt32: String] = [:]
     private let soundPlayer: SoundPlayer
+    /// What reached the person since the center last took the figures (`addActivity`).
+    var activity = ActivityTally()
     /// The rules' `exec` commands, run beside chimed.
     private let hooks = HookRunner()
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
@@ -68,7 +70,7 @@ public final class Daemon {
         apply(attention.follow(context, now: now))
     }
     private let environment: [String: String]
-    private let clock = LocalClock()
+    let clock = LocalClock()
     /// Notifications retired past the open limit whose apps are told once the flood pauses.
     private lazy var retired = RetiredCloser { [unowned self] ids in closeRetired(ids) }
     lazy var badges = BadgeBoard(objects: control, current: { [unowned self] in attention.badge(for: $0) },
@@ -192,6 +194,7 @@ public final class Daemon {
         apply(attention.tick(now: now))
         scheduleTick()
         GLibSources.timeout(milliseconds: 5_000) { [unowned self] in
+            keepActivity()
             store?.checkpoint()
             prune()
             return true
@@ -219,6 +222,7 @@ public final class Daemon {
         objects.stop()
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
+        keepActivity()
         store?.checkpoint()
         // Every call answered was handled and is in the center now: nothing to read back at start.
         if store != nil { journal?.clear() }
@@ -366,6 +370,7 @@ public final class Daemon {
 
     private func handle(_ event: ServerEvent) {
         attention.unread.observe(event)
+        activity.count(event, day: clock.localTime(unixMilliseconds: LocalClock.wallMilliseconds()).day)
         switch event {
         case .presented(let notification):
             presenter.needed()
@@ -475,7 +480,7 @@ public final class Daemon {
 
     /// The store writes `writes` makes, in one transaction. During a bus turn it commits at the
     /// turn's end (`beforeSending`, `afterSending`); from a timer or an idle callback, now.
-    private func inOneTransaction(_ writes: () -> Void) {
+    func inOneTransaction(_ writes: () -> Void) {
         store?.holdCommits()
         writes()
         if !objects.inTurn { store?.commit() }

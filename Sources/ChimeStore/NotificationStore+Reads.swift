@@ -21,6 +21,8 @@ extension NotificationStore {
         public var since: Int64?
         /// Only those older than this id: where the previous page ended.
         public var before: UInt32?
+        /// Only those whose summary, body or app name holds this text (ASCII letters in any case).
+        public var text: String?
         public init(app: String? = nil, thread: String? = nil, state: String? = nil, limit: Int = 50, since: Int64? = nil) {
             self.since = since
             self.app = app
@@ -39,11 +41,24 @@ extension NotificationStore {
                 WHERE (?1 IS NULL OR app = ?1) AND (?2 IS NULL OR thread = ?2)
                   AND (?3 IS NULL OR state = ?3 OR (?3 = 'unread' AND unread = 1))
                   AND (?5 IS NULL OR created >= ?5) AND (?6 IS NULL OR id < ?6)
+                  AND (?7 IS NULL OR summary LIKE ?7 ESCAPE '\\' OR body LIKE ?7 ESCAPE '\\' OR app_name LIKE ?7 ESCAPE '\\')
                 ORDER BY id DESC LIMIT ?4
                 """, [.optional(filter.app), .optional(filter.thread), .optional(filter.state),
-                      .integer(Int64(filter.limit)), .optional(filter.since), .optional(filter.before.map { Int64($0) })],
+                      .integer(Int64(filter.limit)), .optional(filter.since), .optional(filter.before.map { Int64($0) }),
+                      .optional(filter.text.map(Self.likePattern))],
                 while: { row in each(UInt32(clamping: row.integer(0)), Self.entry(row)) })
         }
+    }
+
+    /// `text` anywhere, as a LIKE pattern: its own `%`, `_` and `\` match themselves. A scan
+    /// of the table in SQLite; a full-text index would cost every Notify a write to keep.
+    static func likePattern(_ text: String) -> String {
+        var pattern = "%"
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
     }
 
     /// The same, all at once.

@@ -53,6 +53,21 @@ enum StoreSchema {
         """
         ALTER TABLE notifications ADD COLUMN hints TEXT;
         """,
+        // 6: what reached the person, per local day (a Julian day number) and app (ActivityTally):
+        // kept apart from the notifications, so pruning them leaves the figures.
+        """
+        CREATE TABLE activity (
+            day INTEGER NOT NULL,
+            app TEXT NOT NULL,
+            name TEXT NOT NULL,
+            banners INTEGER NOT NULL DEFAULT 0,
+            sounds INTEGER NOT NULL DEFAULT 0,
+            updates INTEGER NOT NULL DEFAULT 0,
+            held INTEGER NOT NULL DEFAULT 0,
+            quiet INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (day, app)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Runs the steps `database` has not had yet.

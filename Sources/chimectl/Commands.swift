@@ -35,6 +35,7 @@ enum Commands {
         case "delete": try CenterCommands.delete(&rest)
         case "clear": try CenterCommands.clear(&rest)
         case "badges": try CenterCommands.badges(&rest)
+        case "report": try ReportCommand.report(&rest)
         case "reload":
             try rest.done()
             _ = try ControlClient().call("Reload")
@@ -96,6 +97,10 @@ enum Commands {
         if let state = try arguments.option("--state") {
             guard NotificationState.centerStates.contains(state) else { throw .usage("'\(state)' is not a state: " + NotificationState.centerStates.joined(separator: ", ")) }
             filter.append(("state", .string(state)))
+        }
+        if let text = try arguments.option("--search") {
+            guard !text.isEmpty else { throw .usage("--search needs some text") }
+            filter.append(("text", .string(text)))
         }
         if let text = try arguments.option("--since") {
             guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= Int64(UInt32.max) else {

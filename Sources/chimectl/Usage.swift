@@ -6,9 +6,11 @@ enum Usage {
     commands:
       status [--json]          whether chimed runs, its version and open notifications
       list [--json]            open notifications, oldest first
-      history [--app APP] [--thread T] [--state STATE] [--since DURATION] [--limit N] [--json]
+      history [--app APP] [--thread T] [--state STATE] [--search TEXT] [--since DURATION]
+              [--limit N] [--json]
                                the notification center, newest first (kept across restarts);
-                               STATE is a state name or unread; --since 2h: the last two hours'
+                               STATE is a state name or unread; --search: TEXT in the summary,
+                               body or app name; --since 2h: the last two hours'
       show ID [--json]         one notification from the center, open or closed
       invoke [ID [KEY]]        choose an action, as a click would (the default action without KEY);
                                works on closed notifications while their app is running; without
@@ -28,6 +30,9 @@ enum Usage {
       delete ID                delete a notification from the center
       clear [--app APP]        delete the center's notifications, of one app or all
       badges [--json]          unread count per app, as docks show it
+      report [--since DURATION|today] [--json]
+                               what reached you per app: interruptions (banners and sounds)
+                               today and over the span (default 7d), updates, held, quiet
       watch [--waybar]         print one JSON object per line for each presented, withdrawn or
                                closed notification, badge change and Focus change; --waybar
                                prints Waybar custom-module JSON (text, alt, tooltip, class)

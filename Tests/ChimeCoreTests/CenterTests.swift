@@ -265,3 +265,28 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         #expect(found == [nil, nil, 2, nil, 4])
     }
 }
+
+/// What reached the person, counted from the core's events (`chimectl report`).
+@Suite struct ActivityTallyTests {
+    @Test func eachEventCountsWhereItWent() throws {
+        var attention = Attention()
+        var tally = ActivityTally()
+        func send(_ request: NotificationRequest, at ms: Int64) throws -> UInt32 {
+            let result = try attention.notify(request, from: ":1.1", now: at(.monday, "10:00", wall: ms))
+            for event in result.events { tally.count(event, day: 7) }
+            return result.id
+        }
+        let first = try send(.make(app: "mail", summary: "one"), at: 0)
+        // Ten minutes apart: past the thread's cooldown, each interrupts alone.
+        _ = try send(.make(app: "mail", summary: "two"), at: 600_000)
+        _ = try send(.make(app: "mail", summary: "one, edited", replaces: first), at: 1_200_000)
+        _ = try send(.make(app: "mail", summary: "later", hints: ["urgency": .byte(0)]), at: 1_800_000)
+        _ = try attention.focusOn("dnd", until: nil, now: at(.monday, "10:30", wall: 2_400_000))
+        _ = try send(.make(app: "chat", summary: "held"), at: 3_000_000)
+        let taken = tally.take()
+        #expect(taken.counts[.init(day: 7, app: "mail")] == ActivityCounts(banners: 2, sounds: 2, updates: 1, quiet: 1))
+        #expect(taken.counts[.init(day: 7, app: "chat")] == ActivityCounts(held: 1))
+        #expect(taken.names["chat"] == "chat")
+        #expect(tally.isEmpty, "taken once")
+    }
+}

@@ -351,4 +351,21 @@ import Testing
         #expect(store.prune(maximumEntries: 100, cutoff: 10_000, limit: 100) == [1, 2, 3, 5, 7, 8, 9])
         #expect(store.ids(app: nil) == [4, 6, 10, 11, 12])
     }
+
+    /// Each batch adds to its day's row; days past those kept are forgotten as newer ones come.
+    @Test func activityAddsUpPerDayAndForgetsOldDays() throws {
+        let store = try NotificationStore(path: folder + "/chime.db")
+        store.addActivity([.init(day: 100, app: "mail"): ActivityCounts(banners: 2, sounds: 1)], names: ["mail": "Mail"], keepingDays: 30)
+        store.addActivity([.init(day: 100, app: "mail"): ActivityCounts(banners: 1, held: 3),
+                           .init(day: 101, app: "chat"): ActivityCounts(quiet: 1)], names: [:], keepingDays: 30)
+        store.commit()
+        #expect(store.activity(since: 0) == [
+            .init(day: 100, app: "mail", name: "Mail", counts: ActivityCounts(banners: 3, sounds: 1, held: 3)),
+            .init(day: 101, app: "chat", name: "chat", counts: ActivityCounts(quiet: 1)),
+        ])
+        #expect(store.activity(since: 101).map(\.app) == ["chat"])
+        store.addActivity([.init(day: 131, app: "chat"): ActivityCounts(banners: 1)], names: [:], keepingDays: 30)
+        store.commit()
+        #expect(store.activity(since: 0).map(\.day) == [101, 131], "day 100 is more than 30 days before 131")
+    }
 }

@@ -1,0 +1,54 @@
+import CGLib
+import ChimeControl
+import ChimeCore
+import ChimeDBus
+import ChimeStore
+
+/// The Activity method of dev.chime.Chime1: what reached the person per app and day, the figures
+/// of `chimectl report` and the panel's Activity view.
+extension Daemon {
+    /// Days `Activity` may ask for: as many as the center keeps.
+    static let activityDays = 1...UInt32(ControlProtocol.activityDays)
+
+    func activityHandlers() -> [String: ExportedInterface.Handler] {
+        [
+            "Activity": { [unowned self] call throws(BusError) in
+                guard let days = call.arguments[0].uint32, Self.activityDays.contains(days) else {
+                    throw .invalidArgs("days must be 1 (today) to \(Self.activityDays.upperBound)")
+                }
+                let store = try requireStore()
+                keepActivity()
+                let today = clock.localTime(unixMilliseconds: LocalClock.wallMilliseconds()).day
+                let first = today - Int(days) + 1
+                let dates = (first...today).map { Self.isoDate(julianDay: $0) }
+                let rows = store.activity(since: first).map { row in
+                    BusValue.vardict([
+                        ("day", .string(Self.isoDate(julianDay: row.day))), ("app-identity", .string(row.app)),
+                        ("app-name", .string(row.name)), ("banners", .uint32(UInt32(clamping: row.counts.banners))),
+                        ("sounds", .uint32(UInt32(clamping: row.counts.sounds))),
+                        ("updates", .uint32(UInt32(clamping: row.counts.updates))),
+                        ("held", .uint32(UInt32(clamping: row.counts.held))), ("quiet", .uint32(UInt32(clamping: row.counts.quiet))),
+                    ])
+                }
+                return [.stringArray(dates), .array(elementSignature: "a{sv}", rows)]
+            },
+        ]
+    }
+
+    /// Hands what was counted to the center: every few seconds, before it is read, and at exit.
+    /// A crash loses at most those few seconds of figures, never a notification.
+    func keepActivity() {
+        guard let store, !activity.isEmpty else { return }
+        let taken = activity.take()
+        inOneTransaction { store.addActivity(taken.counts, names: taken.names, keepingDays: ControlProtocol.activityDays) }
+    }
+
+    /// "2026-12-04" for a Julian day number (`LocalTime.day`).
+    static func isoDate(julianDay: Int) -> String {
+        guard julianDay > 0, let date = g_date_new_julian(guint32(julianDay)) else { return "" }
+        defer { g_date_free(date) }
+        let year = Int(g_date_get_year(date)), month = Int(g_date_get_month(date).rawValue), day = Int(g_date_get_day(date))
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
+}
