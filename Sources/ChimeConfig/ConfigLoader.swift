@@ -137,6 +137,19 @@ public struct ConfigLoader {
         }
     }
 
+    /// [panel]: where the Notification Center panel goes.
+    private func readPanel(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
+                           into panel: inout PanelSettings) throws(Failure) {
+        if let text = value("edge") {
+            guard let edge = PanelSettings.Edge(rawValue: text) else {
+                throw fail("edge", "'\(text)' is not one of: " + PanelSettings.Edge.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            panel.edge = edge
+        }
+        if let width = try integer("width", 240...4_000, value, fail) { panel.width = width }
+        if let text = value("output"), !text.isEmpty { panel.output = text }
+    }
+
     /// The center's keys in [general]: repeats, the rate limit and retention.
     private func readCenter(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
                             into center: inout CenterSettings) throws(Failure) {
@@ -182,12 +195,13 @@ public struct ConfigLoader {
         case ("summary", true): allowed = ["times"]
         case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output",
                                           "left-click", "middle-click", "right-click", "idle-exit"]
+        case ("panel", true): allowed = ["edge", "width", "output"]
         case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
         case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "hide-previews", "schedule"]
         case ("app", false): allowed = AppSettings.keys
         case ("rule", false): allowed = Self.ruleKeys
         default:
-            throw Failure(description: "\(sectionLine(group, lines: lines)): unknown section [\(group)]; sections are [general], [summary], [sounds], [popups], [focus NAME], [app NAME] and [rule NAME]")
+            throw Failure(description: "\(sectionLine(group, lines: lines)): unknown section [\(group)]; sections are [general], [summary], [sounds], [popups], [panel], [focus NAME], [app NAME] and [rule NAME]")
         }
         for key in file.keys(in: group) where !allowed.contains(key) {
             throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))
@@ -223,6 +237,8 @@ public struct ConfigLoader {
             try readCenter(value, fail, into: &settings.center)
         case "popups":
             try readPopups(value, fail, into: &settings.popups)
+        case "panel":
+            try readPanel(value, fail, into: &settings.panel)
         case "summary":
             var times: [ClockTime] = []
             for text in file.list(group, "times") {

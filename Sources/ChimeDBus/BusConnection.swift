@@ -210,6 +210,10 @@ public final class BusConnection: @unchecked Sendable {
         if let failure = BusError.take(&error) { throw failure }
     }
 
+    public func removeMatch(_ rule: String) {
+        dbus_bus_remove_match(raw, rule, nil)
+    }
+
     // MARK: Names
 
     public enum NameRequest: Equatable {

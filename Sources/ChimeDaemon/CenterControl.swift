@@ -33,7 +33,14 @@ extension Daemon {
                 // One more than the page may hold, so a full page knows whether another follows.
                 var page = RecordPage(limit: query.limit)
                 query.limit += 1
-                try requireStore().history(query) { id, entry in page.add(.vardict(entry), id: id) }
+                let asShown = filter["as-shown"]?.bool == true
+                try requireStore().history(query) { id, entry in
+                    guard asShown, let shown = self.redactedIfHidden(entry) else { return page.add(.vardict(entry), id: id) }
+                    // A search must not find what the screen hides: such an entry matches by its app's name alone.
+                    let name = shown.first { $0.0 == "summary" }?.1.string ?? ""
+                    if let text = query.text, !name.containsIgnoringASCIICase(text) { return true }
+                    return page.add(.vardict(shown), id: id)
+                }
                 return page.reply
             },
             "Show": { [unowned self] call throws(BusError) in
@@ -171,6 +178,18 @@ extension Daemon {
         guard present else {
             throw BusError(BusError.appGone, "\(notification.request.appName) is no longer running, so notification \(notification.id)'s action cannot reach it")
         }
+    }
+
+    /// A center entry as a screen shows it now: the app's name and a placeholder instead of its
+    /// text while its previews are hidden (`Attention.hidesPreviews`), as its banner would be;
+    /// nil while they are not.
+    private func redactedIfHidden(_ entry: [(String, BusValue)]) -> [(String, BusValue)]? {
+        let app = entry.first { $0.0 == "app-identity" }?.1.string ?? ""
+        guard attention.hidesPreviews(of: app) else { return nil }
+        let name = entry.first { $0.0 == "app-name" }?.1.string ?? app
+        let category = entry.first { $0.0 == "category" }?.1.string
+        return entry.filter { !["summary", "body", "person"].contains($0.0) }
+            + [("summary", .string(name)), ("body", .string(HiddenPreview.body(placeholder: nil, category: category))), ("redacted", .bool(true))]
     }
 
     func requireStore() throws(BusError) -> NotificationStore {

@@ -13,6 +13,7 @@ extension Daemon {
             .merging(appHandlers()) { first, _ in first }
             .merging(ruleHandlers()) { first, _ in first }
             .merging(activityHandlers()) { first, _ in first }
+            .merging(panelHandlers()) { first, _ in first }
         return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
             "Muted": { [unowned self] in .bool(attention.muted) },
@@ -68,6 +69,7 @@ extension Daemon {
                     ("config", .string(configLoader.path)),
                     ("banners", .string(presenter.status.rawValue)),
                     ("presenter-running", .bool(presenter.isRunning)),
+                    ("center-open", .bool(centerOpen)),
                     ("history", .string(store == nil ? "off" : store?.notKept == nil ? "kept" : "not-kept")),
                     ("sharing", .bool(attention.focus.sharing)),
                 ] + desktopStatus + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]

@@ -47,10 +47,14 @@ public final class Daemon {
     /// Events stored but not yet settled (`apply`), and whether a settle is due.
     private var unsettled: [ServerEvent] = []
     private var needsSettling = false
+    /// Ids deleted from the center this turn, for one Deleted signal.
+    private var deletedUnannounced: [BusValue] = []
     private var sessionMonitor: SessionMonitor?
     /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
     var activationTokens: [UInt32: String] = [:]
     private let soundPlayer: SoundPlayer
+    /// Whether the panel is open (`ShowCenter`); chime-presenter draws it.
+    var centerOpen = false
     /// What reached the person since the center last took the figures (`addActivity`).
     var activity = ActivityTally()
     /// The rules' `exec` commands, run beside chimed.
@@ -131,7 +135,10 @@ public final class Daemon {
             commitIntakeSoon()
             if rowsSincePrune >= Self.pruneEveryRows { prune(batch: rowsSincePrune) }
         }
-        presenter.hasBanners = { [unowned self] in attention.server.notifications.contains { $0.state == .presented } }
+        presenter.hasWork = { [unowned self] in
+            centerOpen || attention.server.notifications.contains { $0.state == .presented }
+        }
+        presenter.ended = { [unowned self] in showCenter(false) }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         control.export(controlInterface(), at: Self.controlPath)
         try watchBus()
@@ -351,6 +358,11 @@ public final class Daemon {
         needsSettling = false
         for event in unsettled { handle(event) }
         unsettled.removeAll(keepingCapacity: true)
+        if !deletedUnannounced.isEmpty {
+            // One signal for a whole clear, not one per notification.
+            emitControl("Deleted", [.array(elementSignature: "u", deletedUnannounced)])
+            deletedUnannounced = []
+        }
         retired.tellWhenQuiet()
         expiryTimer?.arm(at: attention.server.nextDeadline?.milliseconds)
         snoozeTimer?.arm(at: attention.server.nextSnoozeEnd.map {
@@ -385,8 +397,10 @@ public final class Daemon {
             if notification.decision?.rateLimited ?? .admitted == .admitted {
                 emitControl("Stored", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
             }
-        case .read, .deleted:
+        case .read:
             break
+        case .deleted(let id):
+            deletedUnannounced.append(.uint32(id))
         case .withdrawn(let notification):
             // Replaced in place by one that is not shown: its banner comes down, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.undefined.rawValue)])
@@ -582,7 +596,7 @@ public final class Daemon {
         objects.emit(path: Self.notificationsPath, interface: notificationsSpec, signal: signal, arguments, to: destination)
     }
 
-    private func emitControl(_ signal: String, _ arguments: [BusValue]) {
+    func emitControl(_ signal: String, _ arguments: [BusValue]) {
         control.emit(path: Self.controlPath, interface: controlSpec, signal: signal, arguments)
     }
 }

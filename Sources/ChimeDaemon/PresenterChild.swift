@@ -45,8 +45,10 @@ public final class PresenterChild {
     private var startedAt: Int64 = 0
     static let crashBackoff = (first: UInt32(1_000), longest: UInt32(60_000))
 
-    /// Whether any notification is presented: then the presenter must run.
-    var hasBanners: () -> Bool = { false }
+    /// Whether anything is to be drawn (a banner, or the panel open): then the presenter must run.
+    var hasWork: () -> Bool = { false }
+    /// The presenter ended for any reason but having nothing to draw: what it drew is gone.
+    var ended: () -> Void = {}
 
     init(environment: [String: String], configPath: String) {
         self.environment = environment
@@ -55,6 +57,9 @@ public final class PresenterChild {
 
     /// Whether chime-presenter runs now (with banners on, it may be waiting for the next one).
     var isRunning: Bool { pid != nil }
+
+    /// Whether something asked to be drawn now would be (the presenter runs or can be started).
+    var canDraw: Bool { wanted && status == .on }
 
     /// A banner is to be drawn: starts the presenter if it left when the screen was empty.
     func needed() {
@@ -79,16 +84,18 @@ public final class PresenterChild {
         switch (wanted, pid) {
         case (true, nil):
             status = .on
-            if hasBanners() { start() }
+            if hasWork() { start() }
         case (true, let pid?): kill(pid, SIGHUP)
         case (false, let pid?):
             kill(pid, SIGTERM)
             self.pid = nil
+            ended()
         case (false, nil): break
         }
     }
 
     func stop() {
+        if pid != nil { ended() }
         status = .off
         displayWatch = nil
         if let pid { kill(pid, SIGTERM) }
@@ -118,9 +125,10 @@ public final class PresenterChild {
         if status & 0x7f == 0, (status >> 8) & 0xff == ControlProtocol.idleExit, self.status == .on {
             Log.debug("the banner presenter left: nothing was on screen")
             // A banner presented as it was leaving is drawn by the next one.
-            if hasBanners() { start() }
+            if hasWork() { start() }
             return
         }
+        ended()
         // Stopped on purpose (banners turned off, chimed ending): nothing to say.
         guard self.status == .on else { return }
         self.status = .ended

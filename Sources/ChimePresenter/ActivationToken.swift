@@ -10,11 +10,15 @@ import ChimeCore
 enum ActivationToken {
     /// nil when GDK makes none (no display).
     static func forCurrentEvent(_ content: BannerContent) -> String? {
+        forCurrentEvent(desktopEntry: content.desktopEntry, appName: content.appName)
+    }
+
+    static func forCurrentEvent(desktopEntry: String?, appName: String) -> String? {
         guard let display = gdk_display_get_default(), let context = gdk_display_get_app_launch_context(display) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         // The click's time: X11 puts it in the id, for the window manager's focus rules.
         gdk_app_launch_context_set_timestamp(context, gtk_get_current_event_time())
-        guard let info = appInfo(content) else { return nil }
+        guard let info = appInfo(desktopEntry: desktopEntry, appName: appName) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
         let launch = UnsafeMutableRawPointer(context).assumingMemoryBound(to: GAppLaunchContext.self)
         guard let id = g_app_launch_context_get_startup_notify_id(launch, info, nil) else { return nil }
@@ -24,8 +28,8 @@ enum ActivationToken {
 
     /// The app as GIO knows it: its desktop file when the notification names one, so an X11
     /// launch feedback names the app; else a stand-in with the app's name.
-    private static func appInfo(_ content: BannerContent) -> OpaquePointer? {
-        if let info = content.desktopEntry.flatMap(DesktopApp.info) { return info }
-        return g_app_info_create_from_commandline("true", content.appName.isEmpty ? "app" : content.appName, G_APP_INFO_CREATE_NONE, nil)
+    private static func appInfo(desktopEntry: String?, appName: String) -> OpaquePointer? {
+        if let info = desktopEntry.flatMap(DesktopApp.info) { return info }
+        return g_app_info_create_from_commandline("true", appName.isEmpty ? "app" : appName, G_APP_INFO_CREATE_NONE, nil)
     }
 }

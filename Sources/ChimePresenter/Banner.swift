@@ -208,7 +208,7 @@ final class Banner {
     }
 
     /// A wrapping label; with `lines`, at most that many lines, the last ending in "…".
-    private static func label(_ text: String, markup: Bool, style: String, lines: Int? = nil) -> UnsafeMutablePointer<GtkWidget> {
+    static func label(_ text: String, markup: Bool, style: String, lines: Int? = nil) -> UnsafeMutablePointer<GtkWidget> {
         let label = gtk_label_new(nil)!
         let text = lines.map { LineLimit.oneParagraph(text, lines: $0) } ?? text
         if markup { gtk_label_set_markup(label.cast(GtkLabel.self), text) } else { gtk_label_set_text(label.cast(GtkLabel.self), text) }
@@ -260,7 +260,7 @@ final class Banner {
         }
     }
 
-    private static func themedIcon(_ name: String, size: Int) -> UnsafeMutablePointer<GtkWidget> {
+    static func themedIcon(_ name: String, size: Int) -> UnsafeMutablePointer<GtkWidget> {
         let image = gtk_image_new_from_icon_name(name, GTK_ICON_SIZE_DIALOG)!
         gtk_image_set_pixel_size(image.cast(GtkImage.self), Int32(size))
         return image
@@ -268,7 +268,7 @@ final class Banner {
 
     /// The Icon= of the desktop file `entry` names (found as GIO finds applications, in
     /// XDG_DATA_HOME and XDG_DATA_DIRS), as GNOME Shell and Plasma show an app that sends none.
-    private static func desktopIcon(_ entry: String, size: Int) -> UnsafeMutablePointer<GtkWidget>? {
+    static func desktopIcon(_ entry: String, size: Int) -> UnsafeMutablePointer<GtkWidget>? {
         guard let info = DesktopApp.info(entry) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
         guard let icon = g_app_info_get_icon(info) else { return nil }

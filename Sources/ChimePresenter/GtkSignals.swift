@@ -34,6 +34,15 @@ enum GtkSignals {
     }
 }
 
+extension GtkSignals {
+    /// A signal whose one argument is a pointer (draw's cairo_t, row-activated's row); the
+    /// closure returns what the handler returns.
+    static func connectPointer(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                               _ body: @escaping (UnsafeMutableRawPointer) -> Bool) {
+        connectEvent(instance, signal) { body(UnsafeMutableRawPointer($0)) }
+    }
+}
+
 /// GTK's C casts (GTK_WINDOW(widget) and friends) as a method.
 extension UnsafeMutablePointer where Pointee == GtkWidget {
     func cast<T>(_: T.Type = T.self) -> UnsafeMutablePointer<T> {

@@ -33,6 +33,27 @@ enum OverlayWindow {
         gtk_widget_queue_draw(window)
     }
 
+    /// The monitor a window goes to, by connector name (`output`); else on X11 the primary one or
+    /// the first; else, on Wayland, where no output is primary, none: the compositor chooses (sway:
+    /// the focused output). With it, the work area of that monitor, or of the first.
+    static func monitor(named output: String?, layerShell: Bool) -> (OpaquePointer?, GdkRectangle) {
+        let display = gdk_display_get_default()
+        var chosen: OpaquePointer?
+        if let output, let screen = gdk_screen_get_default() {
+            for index in 0..<gdk_display_get_n_monitors(display) {
+                guard let name = gdk_screen_get_monitor_plug_name(screen, index) else { continue }
+                defer { g_free(name) }
+                if String(cString: name) == output { chosen = gdk_display_get_monitor(display, index) }
+            }
+        }
+        if chosen == nil, !layerShell {
+            chosen = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        }
+        var area = GdkRectangle()
+        if let measured = chosen ?? gdk_display_get_monitor(display, 0) { gdk_monitor_get_workarea(measured, &area) }
+        return (chosen, area)
+    }
+
     /// Where a window goes: its frame in a work area's coordinates, and the stack's corner.
     struct Placement {
         var x: Int, y: Int, width: Int, height: Int

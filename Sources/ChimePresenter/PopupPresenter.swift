@@ -114,8 +114,19 @@ public final class PopupPresenter {
         arrange()
     }
 
+    /// While the panel is open it shows every notification itself: banners wait off the screen
+    /// (their windows freed), and come back as they were when it closes.
+    public var suspended = false {
+        didSet { if suspended != oldValue { arrange() } }
+    }
+
     /// Draws the visible banners, places them, and counts the rest in "+N more".
     private func arrange() {
+        if suspended {
+            windows = [:]
+            if let more { gtk_widget_hide(more) }
+            return
+        }
         let visible = contents.prefix(max(1, settings.maximumVisible))
         let visibleIDs = Set(visible.map(\.id))
         for id in windows.keys where !visibleIDs.contains(id) { windows[id] = nil }
@@ -171,23 +182,9 @@ public final class PopupPresenter {
     /// the first; else, on Wayland, where no output is primary, none: the compositor chooses, and
     /// puts each banner on the output the user is working on (sway: the focused one).
     private func monitor() -> (OpaquePointer?, GdkRectangle) {
-        let display = gdk_display_get_default()
-        var chosen: OpaquePointer?
-        if let output = settings.output, let screen = gdk_screen_get_default() {
-            for index in 0..<gdk_display_get_n_monitors(display) {
-                guard let name = gdk_screen_get_monitor_plug_name(screen, index) else { continue }
-                defer { g_free(name) }
-                if String(cString: name) == output { chosen = gdk_display_get_monitor(display, index) }
-            }
-        }
-        if chosen == nil, !layerShell {
-            chosen = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
-        }
         // Without one, the work area only gives the stack's arithmetic a size: on Wayland the
         // banners are placed by their distances to the anchored edges, which do not depend on it.
-        var area = GdkRectangle()
-        if let measured = chosen ?? gdk_display_get_monitor(display, 0) { gdk_monitor_get_workarea(measured, &area) }
-        return (chosen, area)
+        OverlayWindow.monitor(named: settings.output, layerShell: layerShell)
     }
 
     /// The shipped look: dark, rounded, with time-sensitive and critical set apart.
@@ -214,5 +211,36 @@ public final class PopupPresenter {
         window.chime-banner.time-sensitive { background-color: #2c2819; border: 2px solid #e5a50a; }
         window.chime-banner.critical { background-color: #5c1a1a; border: 2px solid #ff5c5c; }
         window.chime-more label { color: #a3a9b7; padding: 4px; }
+        window.chime-center { background-color: #1b1d22; color: #eceff4; }
+        window.chime-center .center-header { padding: 12px; background-color: #23252b; border-bottom: 1px solid #3b3f4a; }
+        window.chime-center .center-title { font-weight: bold; font-size: 1.25em; }
+        window.chime-center .focus-line { color: #a3a9b7; }
+        window.chime-center button { padding: 4px 10px; background: #353945; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; text-shadow: none; -gtk-icon-shadow: none; }
+        window.chime-center button:hover, window.chime-center button:focus { background: #414655; border-color: #6d9eeb; }
+        window.chime-center button:checked, window.chime-center button.focus-on { background: #2f4f7f; border-color: #6d9eeb; }
+        window.chime-center button.close { padding: 0; min-height: 16px; min-width: 16px; background: none; border: none; color: #a3a9b7; }
+        window.chime-center entry { margin: 8px 12px; background: #23252b; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; }
+        window.chime-center entry:focus { border-color: #6d9eeb; }
+        window.chime-center list { background: transparent; padding: 0 12px 12px 12px; }
+        window.chime-center row { padding: 2px 0; background: transparent; color: #eceff4; }
+        window.chime-center row:focus { outline: none; background: #2a2d35; }
+        window.chime-center row.center-item { margin: 3px 0; background-color: #23252b; border: 1px solid #3b3f4a; border-radius: 8px; }
+        window.chime-center row.center-item:focus { border-color: #6d9eeb; background-color: #2a2d35; }
+        window.chime-center row.center-item.unread { border-left: 4px solid #6d9eeb; }
+        window.chime-center row.center-item.time-sensitive { border-color: #e5a50a; }
+        window.chime-center row.center-item.critical { border-color: #ff5c5c; }
+        window.chime-center .content { padding: 8px 10px; }
+        window.chime-center .center-group { padding-top: 10px; }
+        window.chime-center .group-name { font-weight: bold; }
+        window.chime-center .center-section { padding-top: 10px; font-weight: bold; color: #f0b429; }
+        window.chime-center .center-more { color: #6d9eeb; padding: 4px; }
+        window.chime-center .center-empty { color: #a3a9b7; padding: 24px; }
+        window.chime-center .age { font-size: 0.85em; color: #a3a9b7; }
+        window.chime-center .summary { font-weight: bold; }
+        window.chime-center .body { font-size: 0.95em; }
+        window.chime-center .activity { padding: 12px; }
+        window.chime-center .activity-table .heading { font-size: 0.85em; color: #a3a9b7; }
+        menu.focus-durations { background-color: #23252b; color: #eceff4; border: 1px solid #3b3f4a; }
+        menu.focus-durations menuitem:hover { background-color: #2f4f7f; }
         """
 }

@@ -190,6 +190,9 @@ extension NotificationStore {
         if row.integer(14) > 1 { entry.append(("repeat-count", .uint32(UInt32(clamping: row.integer(14))))) }
         if row.text(15) != nil { entry.append(("snoozed-until", .int64(row.integer(15)))) }
         if let person = row.text(19) { entry.append(("person", .string(person))) }
+        if let focus = row.text(24), row.text(6) == "held-by-focus" { entry.append(("held-by", .string(focus))) }
+        if let icon = row.text(17), !icon.isEmpty { entry.append(("app-icon", .string(icon))) }
+        if let desktopEntry = row.text(16), !desktopEntry.isEmpty { entry.append(("desktop-entry", .string(desktopEntry))) }
         return entry
     }
 

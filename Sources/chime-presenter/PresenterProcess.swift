@@ -49,6 +49,7 @@ enum PresenterProcess {
             log: { Log.warning("presenter: " + $0) })
         else { return 0 }
 
+        let panel = PanelClient(connection: connection, settings: settings.panel)
         let loop = MainLoop()
         var exitStatus: Int32 = 0
         var idleExit = settings.popups.idleExit
@@ -59,11 +60,13 @@ enum PresenterProcess {
         }
         let followScreen = {
             let wait = idleExit.milliseconds
-            idle.arm(at: presenter.isShowing || wait <= 0 ? nil : GLibSources.monotonicMilliseconds() + wait)
+            let busy = presenter.isShowing || panel.panel.isOpen
+            idle.arm(at: busy || wait <= 0 ? nil : GLibSources.monotonicMilliseconds() + wait)
         }
         do {
-            // Only what it draws: the center's Stored signals, badges and Focus changes do not wake it.
-            for member in ["Presented", "Updated", "Withdrawn"] {
+            // Only what it draws: the center's Stored signals, badges and Focus changes wake it
+            // only while the panel is open (PanelClient).
+            for member in ["Presented", "Updated", "Withdrawn", "CenterShown"] {
                 try connection.addMatch("type='signal',sender='\(controlName)',interface='\(controlName)',path='\(controlPath)',member='\(member)'")
             }
             try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(controlName)'")
@@ -78,13 +81,23 @@ enum PresenterProcess {
                 if arguments.count == 2, case .uint32(let id) = arguments[0] {
                     presenter.show(BannerContent(id: id, record: arguments[1].vardictEntries ?? [:]))
                 }
+                panel.heard(message.member)
             case (controlName, "Updated"):
                 let arguments = message.arguments
                 if arguments.count == 3, case .uint32(let id) = arguments[0], case .uint32(let previous) = arguments[1] {
                     presenter.show(BannerContent(id: id, record: arguments[2].vardictEntries ?? [:]), replacing: previous)
                 }
+                panel.heard(message.member)
             case (controlName, "Withdrawn"):
                 if case .uint32(let id)? = message.arguments.first { presenter.hide(id) }
+                panel.heard(message.member)
+            case (controlName, "CenterShown"):
+                if case .bool(let open)? = message.arguments.first {
+                    if open { panel.open() } else { panel.close() }
+                    presenter.suspended = panel.panel.isOpen
+                }
+            case (controlName, _), ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
+                panel.heard(message.member)
             case ("org.freedesktop.DBus", "NameOwnerChanged"), ("org.freedesktop.DBus.Local", "Disconnected"):
                 loop.quit()  // chimed went away
             default:
@@ -105,10 +118,17 @@ enum PresenterProcess {
             }
             after = page[1].string ?? ""
         } while !after.isEmpty
+        // The panel, if it was opened before this process started (it is started for it).
+        if (try? connection.call(.methodCall(destination: controlName, path: controlPath, interface: controlName,
+                                             method: "GetStatus", arguments: [])))?.first?.vardictEntries?["center-open"]?.bool == true {
+            panel.open()
+            presenter.suspended = true
+        }
         followScreen()
         GLibSources.unixSignal(SIGHUP) {
             if let reloaded = try? config.load(base: .init()).get() {
                 presenter.update(reloaded.popups)
+                panel.panel.update(reloaded.panel)
                 idleExit = reloaded.popups.idleExit
                 followScreen()
             }

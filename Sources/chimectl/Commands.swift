@@ -36,6 +36,7 @@ enum Commands {
         case "clear": try CenterCommands.clear(&rest)
         case "badges": try CenterCommands.badges(&rest)
         case "report": try ReportCommand.report(&rest)
+        case "center": try center(&rest)
         case "reload":
             try rest.done()
             _ = try ControlClient().call("Reload")
@@ -131,6 +132,15 @@ enum Commands {
             table.add(cells)
         }
         table.print()
+    }
+
+    /// `chimectl center open|close|toggle`: the panel, for a key binding or a bar's click.
+    static func center(_ arguments: inout Arguments) throws(CommandLineError) {
+        guard let how = arguments.next(), ["open", "close", "toggle"].contains(how) else {
+            throw .usage("center takes open, close or toggle")
+        }
+        try arguments.done()
+        _ = try ControlClient().call("ShowCenter", [.string(how)])
     }
 
     /// `chimectl mute on|off|toggle|status`, said as `dnd` says it; `status` exits 0 while muted.

@@ -29,6 +29,7 @@ enum Usage {
       snooze ID DURATION       take a notification away and present it again later (10m, 1h)
       delete ID                delete a notification from the center
       clear [--app APP]        delete the center's notifications, of one app or all
+      center open|close|toggle the Notification Center panel (bind it to a key or a bar's click)
       badges [--json]          unread count per app, as docks show it
       report [--since DURATION|today] [--json]
                                what reached you per app: interruptions (banners and sounds)

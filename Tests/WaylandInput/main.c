@@ -8,6 +8,7 @@
 //   move X Y WIDTH HEIGHT         the pointer to X,Y of a WIDTH x HEIGHT layout
 //   click X Y WIDTH HEIGHT BUTTON  moves there and clicks BUTTON (272 is the left button)
 //   type TEXT                     types TEXT (lowercase letters and spaces) and Return
+//   key CODE                      presses and releases the key of Linux input code CODE (1 Escape, 111 Delete)
 // SIGTERM ends it, and the devices go with it.
 #define _GNU_SOURCE
 #include <signal.h>
@@ -167,6 +168,8 @@ static int run(struct wl_display *display, const char *command_file) {
         } else if (sscanf(line, "click %u %u %u %u %u", &x, &y, &width, &height, &button) == 5) {
             move(display, pointer, x, y, width, height);
             click(display, pointer, button);
+        } else if (sscanf(line, "key %u", &button) == 1) {
+            press(display, keyboard, button);
         } else if (strncmp(line, "type ", 5) == 0) {
             if (type(display, keyboard, line + 5) != 0) return 1;
         } else {

@@ -69,4 +69,12 @@ extension Attention {
         let hidden = !settings(for: app).badges || (activeFocusMode?.hidesBadges ?? false)
         return Badge(count: count, visible: count > 0 && !hidden)
     }
+
+    /// Whether the center, shown now (the panel), hides the text of `app`'s notifications: as
+    /// its banners would be (`DeliveryDecision.redacted`) for the app's previews setting, the
+    /// lock and the active Focus.
+    public func hidesPreviews(of app: String) -> Bool {
+        let previews = apps.settings(for: app, config: settings).previews ?? settings.previews
+        return previews == .never || (previews == .whenUnlocked && locked) || activeFocusMode?.hidesPreviews == true
+    }
 }

@@ -15,6 +15,7 @@ public struct ChimeSettings: Equatable, Sendable {
     public var sounds = SoundSettings()
     public var center = CenterSettings()
     public var popups = PopupSettings()
+    public var panel = PanelSettings()
     /// `[app NAME]` sections: setting key -> text value, validated on load.
     public var apps: [String: [String: String]] = [:]
     /// `[rule NAME]` sections, in the file's order.

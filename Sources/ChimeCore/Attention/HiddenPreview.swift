@@ -1,8 +1,13 @@
 /// What a redacted notification shows instead of its text (the README's attention model).
 public enum HiddenPreview {
     public static func body(for request: NotificationRequest) -> String {
-        if let body = request.hints.hiddenPreviewBody, !body.isEmpty { return body }
-        let category = request.hints.category ?? ""
+        body(placeholder: request.hints.hiddenPreviewBody, category: request.hints.category)
+    }
+
+    /// The app's own placeholder (`x-chime-hidden-preview-body`), else a word for its category.
+    public static func body(placeholder: String?, category: String?) -> String {
+        if let placeholder, !placeholder.isEmpty { return placeholder }
+        let category = category ?? ""
         if category.isCategory(in: "im") { return "New message" }
         if category.isCategory(in: "email") { return "New email" }
         if category.isCategory(in: "call") { return "Incoming call" }

@@ -81,6 +81,11 @@ final class WaylandSession: @unchecked Sendable {
         try perform("type " + text)
     }
 
+    /// Presses a key by its Linux input code (1 Escape, 28 Return, 103 Up, 108 Down, 111 Delete).
+    func press(key code: Int) throws {
+        try perform("key \(code)")
+    }
+
     /// Hands wayland-input one command and waits until it is done.
     private func perform(_ command: String) throws {
         guard let input else { throw TestFailure("no wayland-input") }

@@ -1,0 +1,107 @@
+import ChimeCore
+
+/// The notification center as the panel lays it out, from the control interface's `History`
+/// records (newest first): what a Focus holds and what waits for the summary in sections of
+/// their own, the rest grouped by app (the app heard from last first), each group's threads
+/// together, newest first.
+public struct CenterContent: Equatable, Sendable {
+    public struct Item: Equatable, Sendable {
+        public var id: UInt32
+        public var app: String
+        public var appName: String
+        public var summary: String
+        public var body: String
+        /// Unix milliseconds.
+        public var created: Int64
+        public var unread: Bool
+        public var state: String
+        public var thread: String
+        /// Buttons: every action but the default one and the inline reply.
+        public var buttons: [Action]
+        public var hasDefaultAction: Bool
+        public var offersReply: Bool
+        public var repeatCount: Int
+        public var icon: String?
+        public var desktopEntry: String?
+        public var level: InterruptionLevel
+
+        public init(record: [String: BusValue]) {
+            id = record["id"]?.uint32 ?? 0
+            app = record["app-identity"]?.string ?? ""
+            appName = record["app-name"]?.string ?? ""
+            summary = record["summary"]?.string ?? ""
+            body = record["body"]?.string ?? ""
+            created = record["created"]?.integer ?? 0
+            unread = record["unread"]?.bool ?? false
+            state = record["state"]?.string ?? ""
+            thread = record["thread"]?.string ?? ""
+            let actions = Action.pairs(record["actions"]?.strings ?? [])
+            buttons = actions.filter { $0.key != Action.defaultKey && $0.key != Action.inlineReplyKey }
+            hasDefaultAction = actions.contains { $0.key == Action.defaultKey }
+            offersReply = actions.contains { $0.key == Action.inlineReplyKey }
+            repeatCount = Int(record["repeat-count"]?.integer ?? 1)
+            icon = record["app-icon"]?.string
+            desktopEntry = record["desktop-entry"]?.string
+            level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
+            heldBy = record["held-by"]?.string
+        }
+
+        /// The Focus holding it, when one does.
+        public var heldBy: String?
+    }
+
+    public struct Group: Equatable, Sendable {
+        public var app: String
+        public var name: String
+        public var items: [Item]
+        public var unread: Int { items.filter(\.unread).count }
+    }
+
+    /// Held by each Focus, by the Focus's name, in the order they came.
+    public var held: [(focus: String, items: [Item])]
+    /// Waiting for the next scheduled summary.
+    public var waiting: [Item]
+    public var groups: [Group]
+
+    public init(records: [[String: BusValue]]) {
+        let items = records.map(Item.init(record:))
+        var held: [(focus: String, items: [Item])] = []
+        waiting = []
+        var byApp: [String: Int] = [:]
+        var groups: [Group] = []
+        for item in items {
+            switch item.state {
+            case "held-by-focus":
+                let focus = item.heldBy ?? ""
+                if let index = held.firstIndex(where: { $0.focus == focus }) { held[index].items.append(item) } else { held.append((focus, [item])) }
+            case "held-for-summary":
+                waiting.append(item)
+            default:
+                if let index = byApp[item.app] {
+                    groups[index].items.append(item)
+                } else {
+                    byApp[item.app] = groups.count
+                    groups.append(Group(app: item.app, name: item.appName.isEmpty ? item.app : item.appName, items: [item]))
+                }
+            }
+        }
+        // A thread's notifications together, the thread heard from last first: a stable sort by
+        // where each thread first appears (its newest) keeps each one's newest-first order.
+        for index in groups.indices {
+            var firstSeen: [String: Int] = [:]
+            for (position, item) in groups[index].items.enumerated() where firstSeen[item.thread] == nil {
+                firstSeen[item.thread] = position
+            }
+            groups[index].items = groups[index].items.enumerated()
+                .sorted { (firstSeen[$0.element.thread]!, $0.offset) < (firstSeen[$1.element.thread]!, $1.offset) }
+                .map(\.element)
+        }
+        self.held = held
+        self.groups = groups
+    }
+
+    public static func == (left: Self, right: Self) -> Bool {
+        left.groups == right.groups && left.waiting == right.waiting
+            && left.held.map(\.focus) == right.held.map(\.focus) && left.held.map(\.items) == right.held.map(\.items)
+    }
+}

@@ -1,0 +1,259 @@
+import CGtk
+import ChimeControl
+import ChimeCore
+
+/// The panel's list: what a Focus holds and what waits for the summary, each in a section of its
+/// own, then a group per app with its mark-read and clear buttons, three notifications each
+/// until "N more" opens the rest. Arrows move between rows, Enter invokes a notification's
+/// default action, Tab reaches each row's buttons.
+final class CenterList {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let listBox: UnsafeMutablePointer<GtkWidget>
+    private let actions: CenterPanel.Actions
+    /// What each row stands for, by the row's pointer.
+    private var rows: [UnsafeMutableRawPointer: Row] = [:]
+    private var order: [UnsafeMutablePointer<GtkWidget>] = []
+    /// Groups and sections opened past their first notifications.
+    private var expanded: Set<String> = []
+    /// Where the focus goes after the next redraw, when the row it was on is gone.
+    private var focusIndexAfterDelete: Int?
+    static let collapsedCount = 3
+
+    enum Row: Equatable {
+        case item(CenterContent.Item)
+        case header(String)
+        case more(String)
+
+        var key: String {
+            switch self {
+            case .item(let item): "item \(item.id)"
+            case .header(let key): "header \(key)"
+            case .more(let key): "more \(key)"
+            }
+        }
+    }
+
+    init(actions: CenterPanel.Actions) {
+        self.actions = actions
+        widget = gtk_scrolled_window_new(nil, nil)!
+        gtk_scrolled_window_set_policy(widget.cast(GtkScrolledWindow.self), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        listBox = gtk_list_box_new()!
+        listBox.addClass("center-list")
+        gtk_list_box_set_selection_mode(listBox.cast(GtkListBox.self), GTK_SELECTION_NONE)
+        gtk_list_box_set_activate_on_single_click(listBox.cast(GtkListBox.self), 1)
+        gtk_container_add(widget.cast(GtkContainer.self), listBox)
+        GtkSignals.connectPointer(listBox.raw, "row-activated") { [weak self] row in
+            self?.activated(row)
+            return false
+        }
+    }
+
+    /// The Focus modes' names as people read them ("Do Not Disturb" for dnd), for the held sections.
+    var focusNames: [String: String] = [:]
+    /// What is drawn, to draw again when a group opens.
+    private var content = CenterContent(records: [])
+
+    /// Draws `content` anew, keeping the focus on the row it was on.
+    func show(_ content: CenterContent) {
+        self.content = content
+        let focusedKey = focusedRow().flatMap { rows[$0.raw]?.key }
+        let focusedIndex = focusedRow().flatMap { row in order.firstIndex(of: row) }
+        for row in order { gtk_widget_destroy(row) }
+        (rows, order) = ([:], [])
+        if content.groups.isEmpty, content.held.isEmpty, content.waiting.isEmpty {
+            let empty = gtk_label_new("No notifications")!
+            empty.addClass("center-empty")
+            add(.header("empty"), empty, focusable: false)
+        }
+        for (focus, items) in content.held {
+            section("held \(focus)", "Held by \(focusNames[focus] ?? focus): \(items.count)", items)
+        }
+        if !content.waiting.isEmpty {
+            section("summary", "Waiting for the summary: \(content.waiting.count)", content.waiting)
+        }
+        for group in content.groups { add(group) }
+        gtk_widget_show_all(listBox)
+        let target = focusedKey.flatMap { key in order.first { rows[$0.raw]?.key == key } }
+            ?? (focusIndexAfterDelete ?? focusedIndex).flatMap { index in
+                order.isEmpty ? nil : order[min(index, order.count - 1)]
+            }
+        focusIndexAfterDelete = nil
+        if let target, focusedKey != nil || focusedIndex != nil { gtk_widget_grab_focus(target) }
+    }
+
+    func focusFirst() {
+        if let first = order.first(where: { if case .item = rows[$0.raw] { true } else { false } }) ?? order.first {
+            gtk_widget_grab_focus(first)
+        }
+    }
+
+    /// The notification whose row holds `widget` (the focused one), if any.
+    func notification(containing widget: UnsafeMutablePointer<GtkWidget>?) -> UInt32? {
+        var current = widget
+        while let widget = current {
+            if case .item(let item)? = rows[widget.raw] { return item.id }
+            current = gtk_widget_get_parent(widget)
+        }
+        return nil
+    }
+
+    /// The row of `id` is about to go: the focus stays where it was in the list.
+    func willDelete(_ id: UInt32) {
+        focusIndexAfterDelete = order.firstIndex { if case .item(let item)? = rows[$0.raw] { item.id == id } else { false } }
+    }
+
+    private func focusedRow() -> UnsafeMutablePointer<GtkWidget>? {
+        guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
+              var current = gtk_window_get_focus(toplevel.cast(GtkWindow.self)) else { return nil }
+        while rows[current.raw] == nil {
+            guard let parent = gtk_widget_get_parent(current) else { return nil }
+            current = parent
+        }
+        return current
+    }
+
+    // MARK: Rows
+
+    private func section(_ key: String, _ title: String, _ items: [CenterContent.Item]) {
+        let label = gtk_label_new(title)!
+        gtk_label_set_xalign(label.cast(GtkLabel.self), 0)
+        label.addClass("center-section")
+        add(.header(key), label, focusable: false)
+        addItems(items, key: key)
+    }
+
+    private func add(_ group: CenterContent.Group) {
+        let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        header.addClass("center-group")
+        if let icon = group.items.lazy.compactMap({ Self.icon($0) }).first { gtk_box_pack_start(header.cast(GtkBox.self), icon, 0, 0, 0) }
+        let unread = group.unread
+        let name = gtk_label_new(group.name + (unread > 0 ? " · \(unread) unread" : ""))!
+        name.addClass("group-name")
+        gtk_label_set_xalign(name.cast(GtkLabel.self), 0)
+        gtk_label_set_ellipsize(name.cast(GtkLabel.self), PANGO_ELLIPSIZE_END)
+        gtk_box_pack_start(header.cast(GtkBox.self), name, 1, 1, 0)
+        let actions = actions
+        let app = group.app
+        if unread > 0 {
+            let read = gtk_button_new_with_label("Mark read")!
+            Accessible.name(read, "Mark \(group.name)'s notifications read")
+            GtkSignals.connect(read.raw, "clicked") { actions.readApp(app) }
+            gtk_box_pack_start(header.cast(GtkBox.self), read, 0, 0, 0)
+        }
+        let clear = gtk_button_new_with_label("Clear")!
+        Accessible.name(clear, "Clear \(group.name)'s notifications")
+        GtkSignals.connect(clear.raw, "clicked") { actions.clearApp(app) }
+        gtk_box_pack_start(header.cast(GtkBox.self), clear, 0, 0, 0)
+        add(.header("app \(app)"), header, focusable: true)
+        addItems(group.items, key: "app \(app)")
+    }
+
+    private func addItems(_ items: [CenterContent.Item], key: String) {
+        let shown = expanded.contains(key) ? items[...] : items.prefix(Self.collapsedCount)
+        for item in shown { add(.item(item), Self.body(item, actions: actions), focusable: true) }
+        if shown.count < items.count {
+            let more = gtk_label_new("\(items.count - shown.count) more")!
+            more.addClass("center-more")
+            add(.more(key), more, focusable: true)
+        }
+    }
+
+    private func add(_ row: Row, _ child: UnsafeMutablePointer<GtkWidget>, focusable: Bool) {
+        let listRow = gtk_list_box_row_new()!
+        gtk_container_add(listRow.cast(GtkContainer.self), child)
+        gtk_widget_set_can_focus(listRow, focusable ? 1 : 0)
+        switch row {
+        case .item(let item):
+            listRow.addClass("center-item")
+            if item.unread { listRow.addClass("unread") }
+            listRow.addClass(item.level.rawValue)
+            Accessible.name(listRow, "\(item.appName): \(item.summary)" + (item.unread ? ", unread" : ""))
+        case .header:
+            gtk_list_box_row_set_activatable(listRow.cast(GtkListBoxRow.self), 0)
+        case .more:
+            listRow.addClass("center-more-row")
+        }
+        gtk_container_add(listBox.cast(GtkContainer.self), listRow)
+        rows[listRow.raw] = row
+        order.append(listRow)
+    }
+
+    private func activated(_ row: UnsafeMutableRawPointer) {
+        switch rows[row] {
+        case .item(let item)?:
+            let token = ActivationToken.forCurrentEvent(desktopEntry: item.desktopEntry, appName: item.appName) ?? ""
+            // Without a default action, a click still says it was seen.
+            if item.hasDefaultAction { actions.invoke(item.id, Action.defaultKey, token) } else { actions.read(item.id) }
+        case .more(let key)?:
+            expanded.insert(key)
+            show(content)
+        case .header?, nil:
+            break
+        }
+    }
+
+    /// One notification: when it came, its summary and body, its buttons and reply field, and a
+    /// button that takes it off.
+    private static func body(_ item: CenterContent.Item, actions: CenterPanel.Actions) -> UnsafeMutablePointer<GtkWidget> {
+        let id = item.id
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
+        column.addClass("content")
+        let top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        let now = Int64(g_get_real_time()) / 1_000
+        var heading = RelativeAge.text(since: item.created, now: now)
+        if let tag = Banner.levelTag(item.level) { heading += " · " + tag }
+        if item.repeatCount > 1 { heading += " · \(item.repeatCount)x" }
+        let when = gtk_label_new(heading)!
+        when.addClass("age")
+        gtk_label_set_xalign(when.cast(GtkLabel.self), 0)
+        gtk_box_pack_start(top.cast(GtkBox.self), when, 1, 1, 0)
+        let remove = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_MENU)!
+        remove.addClass("close")
+        gtk_button_set_relief(remove.cast(GtkButton.self), GTK_RELIEF_NONE)
+        gtk_widget_set_tooltip_text(remove, "Dismiss")
+        Accessible.name(remove, "Dismiss \(item.summary)")
+        GtkSignals.connect(remove.raw, "clicked") { actions.delete(id) }
+        gtk_box_pack_end(top.cast(GtkBox.self), remove, 0, 0, 0)
+        gtk_box_pack_start(column.cast(GtkBox.self), top, 0, 0, 0)
+        gtk_box_pack_start(column.cast(GtkBox.self), Banner.label(item.summary, markup: false, style: "summary", lines: 2), 0, 0, 0)
+        if !item.body.isEmpty {
+            gtk_box_pack_start(column.cast(GtkBox.self), Banner.label(PangoMarkup.from(item.body), markup: true, style: "body", lines: 4), 0, 0, 0)
+        }
+        if !item.buttons.isEmpty {
+            let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+            gtk_box_set_homogeneous(buttons.cast(GtkBox.self), 1)
+            for action in item.buttons.prefix(BannerContent.maximumButtons) {
+                let button = gtk_button_new_with_label(action.label)!
+                GtkSignals.connect(button.raw, "clicked") {
+                    actions.invoke(id, action.key, ActivationToken.forCurrentEvent(desktopEntry: item.desktopEntry, appName: item.appName) ?? "")
+                }
+                gtk_box_pack_start(buttons.cast(GtkBox.self), button, 1, 1, 0)
+            }
+            gtk_box_pack_start(column.cast(GtkBox.self), buttons, 0, 0, 0)
+        }
+        if item.offersReply {
+            let field = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+            let entry = gtk_entry_new()!
+            gtk_entry_set_placeholder_text(entry.cast(GtkEntry.self), "Reply…")
+            Accessible.name(entry, "Reply to \(item.summary)")
+            let send = {
+                let text = String(cString: gtk_entry_get_text(entry.cast(GtkEntry.self)))
+                if !text.isEmpty { actions.reply(id, text) }
+            }
+            GtkSignals.connect(entry.raw, "activate", send)
+            gtk_box_pack_start(field.cast(GtkBox.self), entry, 1, 1, 0)
+            let button = gtk_button_new_with_label("Send")!
+            GtkSignals.connect(button.raw, "clicked", send)
+            gtk_box_pack_start(field.cast(GtkBox.self), button, 0, 0, 0)
+            gtk_box_pack_start(column.cast(GtkBox.self), field, 0, 0, 0)
+        }
+        return column
+    }
+
+    /// The app's icon for its group: its desktop file's, else the icon name it sends.
+    private static func icon(_ item: CenterContent.Item) -> UnsafeMutablePointer<GtkWidget>? {
+        if let entry = item.desktopEntry, let icon = Banner.desktopIcon(entry, size: 20) { return icon }
+        if let name = item.icon, !name.isEmpty, !name.hasPrefix("/") { return Banner.themedIcon(name, size: 20) }
+        return nil
+    }
+}
