@@ -21,6 +21,9 @@ final class BadgeBoard {
     static let intervalMilliseconds: Int64 = 100
     private let current: (String) -> Badge
     private let changed: ([(String, Badge)]) -> Void
+    /// Apps that send their own LauncherEntry count: bars still hear Chime's (BadgesChanged),
+    /// docks only the app's.
+    var sendsOwnCount: (String) -> Bool = { _ in false }
 
     /// `current` computes an app's badge now; `changed` hears each batch that was announced.
     init(objects: ObjectServer, current: @escaping (String) -> Badge, changed: @escaping ([(String, Badge)]) -> Void) {
@@ -63,13 +66,31 @@ final class BadgeBoard {
             guard badge != previous else { continue }
             announced[app] = badge.count == 0 && !badge.visible ? nil : badge
             batch.append((app, badge))
-            objects.emit(path: Self.launcherPath, interface: launcherSpec, signal: "Update", [
-                .string(Self.uri(app)),
-                .vardict([("count", .int64(Int64(badge.count))), ("count-visible", .bool(badge.visible))]),
-            ])
+            if !sendsOwnCount(app) { emitLauncherEntry(app, badge) }
         }
         pending = []
         if !batch.isEmpty { changed(batch) }
+    }
+
+    /// An app began sending its own count: Chime's, if docks have one, is taken back.
+    func appSendsOwnCount(_ app: String) {
+        if announced[app] != nil { emitLauncherEntry(app, Badge(count: 0, visible: false)) }
+    }
+
+    private func emitLauncherEntry(_ app: String, _ badge: Badge) {
+        objects.emit(path: Self.launcherPath, interface: launcherSpec, signal: "Update", [
+            .string(Self.uri(app)),
+            .vardict([("count", .int64(Int64(badge.count))), ("count-visible", .bool(badge.visible))]),
+        ])
+    }
+
+    /// The app a LauncherEntry URI names: "org.telegram.desktop" for
+    /// application://org.telegram.desktop.desktop; nil for another kind of URI.
+    static func app(fromURI uri: String) -> String? {
+        guard uri.hasPrefix("application://") else { return nil }
+        var name = uri.dropFirst("application://".count)
+        if name.hasSuffix(".desktop") { name = name.dropLast(".desktop".count) }
+        return name.isEmpty ? nil : String(name)
     }
 
     /// application://APP.desktop, as docks match launchers.

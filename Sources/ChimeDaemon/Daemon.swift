@@ -77,8 +77,12 @@ public final class Daemon {
     let clock = LocalClock()
     /// Notifications retired past the open limit whose apps are told once the flood pauses.
     private lazy var retired = RetiredCloser { [unowned self] ids in closeRetired(ids) }
-    lazy var badges = BadgeBoard(objects: control, current: { [unowned self] in attention.badge(for: $0) },
-                                 changed: { [unowned self] in announceBadges($0) })
+    lazy var badges: BadgeBoard = {
+        let board = BadgeBoard(objects: control, current: { [unowned self] in attention.badge(for: $0) },
+                               changed: { [unowned self] in announceBadges($0) })
+        board.sendsOwnCount = { [unowned self] in attention.appsWithOwnBadges.contains($0) }
+        return board
+    }()
 
     public init(options: DaemonOptions, environment: [String: String]) throws(BusError) {
         self.options = options
@@ -304,7 +308,29 @@ public final class Daemon {
                 exitIfLost(Self.notificationsName, message)
             }
         }
-        control.watchSignals { [unowned self] message in exitIfLost(Self.controlName, message) }
+        // Apps' own badges (Telegram, Thunderbird): heard on the connection chimed's own go from.
+        try controlConnection.addMatch("type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'")
+        control.watchSignals { [unowned self] message in
+            if message.interface == "com.canonical.Unity.LauncherEntry" {
+                heardLauncherEntry(message)
+            } else {
+                exitIfLost(Self.controlName, message)
+            }
+        }
+    }
+
+    /// An app's own LauncherEntry Update (not chimed's): its count replaces Chime's for docks, and
+    /// zero reads its notifications (`Attention.ownBadgeSent`).
+    private func heardLauncherEntry(_ message: Message) {
+        guard message.member == "Update", message.sender != controlConnection.uniqueName, message.sender != connection.uniqueName,
+              message.arguments.count == 2, let uri = message.arguments[0].string, let app = BadgeBoard.app(fromURI: uri),
+              let properties = message.arguments[1].vardictEntries, case .int64(let count)? = properties["count"] else { return }
+        let (new, events) = attention.ownBadgeSent(by: app, count: count)
+        if new {
+            Log.info("\(app) sends its own badge count; docks get its count instead of Chime's")
+            badges.appSendsOwnCount(app)
+        }
+        apply(events)
     }
 
     /// Stops when a connection's name goes to another chimed (`--replace`) or the bus goes away.

@@ -266,6 +266,25 @@ private func sounds(_ events: [ServerEvent]) -> Int {
     }
 }
 
+/// An app's own LauncherEntry count (design section 7a).
+@Suite struct OwnBadgeTests {
+    @Test func anAppsOwnCountOfZeroReadsItsNotifications() throws {
+        var attention = Attention()
+        for summary in ["one", "two"] {
+            let sent = try attention.notify(.make(app: "chat", summary: summary), from: ":1.1", now: at(.monday, "10:00", wall: 0))
+            for event in sent.events { attention.unread.observe(event) }
+        }
+        #expect(attention.unread.count("chat") == 2)
+        let first = attention.ownBadgeSent(by: "chat", count: 4)
+        #expect(first.new && first.events.isEmpty)
+        #expect(attention.appsWithOwnBadges == ["chat"])
+        let zero = attention.ownBadgeSent(by: "chat", count: 0)
+        #expect(!zero.new)
+        for event in zero.events { attention.unread.observe(event) }
+        #expect(attention.unread.count("chat") == 0)
+    }
+}
+
 /// What reached the person, counted from the core's events (`chimectl report`).
 @Suite struct ActivityTallyTests {
     @Test func eachEventCountsWhereItWent() throws {

@@ -8,12 +8,12 @@ import Testing
 /// Badges as docks see them (com.canonical.Unity.LauncherEntry) and as bars see them
 /// (BadgesChanged, chimectl watch --waybar), and the center across a restart.
 @Suite struct BadgeTests {
-    /// Listens to LauncherEntry Update signals on the test bus.
+    /// Listens to Chime's LauncherEntry Update signals on the test bus.
     final class Dock {
         let client: TestClient
         init(bus: TestBus) throws {
             client = try bus.client()
-            try client.listen("type='signal',interface='com.canonical.Unity.LauncherEntry'")
+            try client.listen("type='signal',interface='com.canonical.Unity.LauncherEntry',path='/com/canonical/unity/launcherentry/chime'")
         }
 
         /// The latest Update for `app`: (count, count-visible).
@@ -47,6 +47,37 @@ import Testing
         #expect(try bus.chimectl("apps", "set", "org.example.Mail", "badges=false").status == 0)
         _ = try app.notify(app: "Mail", summary: "three", hints: hints)
         #expect(dock.waitFor("org.example.Mail", count: 1, visible: false))
+    }
+
+    /// An app that sends its own LauncherEntry count (as Telegram does) gets no second one from
+    /// Chime: Chime takes its count back and sends none after (bars still hear it); the app's
+    /// count falling to zero marks its notifications in the center read.
+    @Test func anAppsOwnBadgeReplacesChimesAndZeroReadsItsNotifications() throws {
+        let bus = try TestBus()
+        let dock = try Dock(bus: bus)
+        let app = try bus.client()
+        let hints: [(String, BusValue)] = [("desktop-entry", .string("org.example.Chat"))]
+        _ = try app.notify(app: "Chat", summary: "one", hints: hints)
+        #expect(dock.waitFor("org.example.Chat", count: 1, visible: true))
+        func own(_ count: Int) throws {
+            let emitted = try bus.run("gdbus", ["emit", "--session", "--object-path", "/org/example/Chat", "--signal",
+                                                "com.canonical.Unity.LauncherEntry.Update", "application://org.example.Chat.desktop",
+                                                "{'count': <int64 \(count)>, 'count-visible': <true>}"])
+            #expect(emitted.status == 0, "\(emitted.stderr)")
+        }
+        try own(5)
+        #expect(dock.waitFor("org.example.Chat", count: 0, visible: false), "Chime takes its count back")
+        let updates = dock.client.signals(named: "Update").count
+        // BadgesChanged goes out after the batch's LauncherEntry signals, from the same connection.
+        try dock.client.listen("type='signal',interface='dev.chime.Chime1',member='BadgesChanged'")
+        _ = try app.notify(app: "Chat", summary: "two", hints: hints)
+        #expect(dock.client.waitUntil {
+            dock.client.signals(named: "BadgesChanged").contains { $0.arguments.first?.records.first?["count"] == .int64(2) }
+        }, "bars still hear Chime's count")
+        #expect(dock.client.signals(named: "Update").count == updates, "docks hear none from Chime")
+        try own(0)
+        #expect(app.waitUntil { (try? bus.chimectl("history", "--state", "unread").stdout.isEmpty) == true }, "zero reads them")
+        #expect(bus.daemonLog.contains("org.example.Chat sends its own badge count"))
     }
 
     /// A stream of notifications is announced in batches (at most ten a second), the last with

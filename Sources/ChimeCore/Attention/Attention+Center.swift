@@ -70,6 +70,15 @@ extension Attention {
         return Badge(count: count, visible: count > 0 && !hidden)
     }
 
+    /// An app sent its own LauncherEntry count (Telegram, Thunderbird do): docks get no second,
+    /// competing one from Chime, and a count of zero marks the app's notifications in the center
+    /// read, as lowering its badge to zero clears them on Apple's platforms. Returns whether the
+    /// app is new to sending its own, and what reading changed.
+    public mutating func ownBadgeSent(by app: String, count: Int64) -> (new: Bool, events: [ServerEvent]) {
+        let new = appsWithOwnBadges.insert(app).inserted
+        return (new, count == 0 ? readAll(app: app) : [])
+    }
+
     /// Whether the center, shown now (the panel), hides the text of `app`'s notifications: as
     /// its banners would be (`DeliveryDecision.redacted`) for the app's previews setting, the
     /// lock and the active Focus.

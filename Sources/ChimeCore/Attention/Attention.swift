@@ -23,6 +23,8 @@ public struct Attention: Sendable {
     private var lastKnown: (identity: String, app: KnownApp)?
     public var focus = FocusState()
     public var locked = false
+    /// Apps that send their own LauncherEntry count (`ownBadgeSent`): Chime announces none for them.
+    public internal(set) var appsWithOwnBadges: Set<String> = []
     /// What the person is doing, as the desktop says; set by `follow(_:now:)`.
     public private(set) var desktop = DesktopContext()
     /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
