@@ -13,6 +13,7 @@ public struct CenterContent: Equatable, Sendable {
         public var body: String
         /// Unix milliseconds.
         public var created: Int64
+        public var category: String?
         public var unread: Bool
         public var state: String
         public var thread: String
@@ -32,6 +33,7 @@ public struct CenterContent: Equatable, Sendable {
             summary = record["summary"]?.string ?? ""
             body = record["body"]?.string ?? ""
             created = record["created"]?.integer ?? 0
+            category = record["category"]?.string
             unread = record["unread"]?.bool ?? false
             state = record["state"]?.string ?? ""
             thread = record["thread"]?.string ?? ""
@@ -44,7 +46,11 @@ public struct CenterContent: Equatable, Sendable {
             desktopEntry = record["desktop-entry"]?.string
             level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
             heldBy = record["held-by"]?.string
+            image = record["image-path"]?.string
         }
+
+        /// Its picture (for a message, the sender's avatar): a local file chimed checked.
+        public var image: String?
 
         /// The Focus holding it, when one does.
         public var heldBy: String?
@@ -61,10 +67,15 @@ public struct CenterContent: Equatable, Sendable {
     public var held: [(focus: String, items: [Item])]
     /// Waiting for the next scheduled summary.
     public var waiting: [Item]
+    /// The last scheduled summary (Chime's notification that delivered it): the panel's card.
+    public var summaryCard: Item?
     public var groups: [Group]
 
     public init(records: [[String: BusValue]]) {
-        let items = records.map(Item.init(record:))
+        var items = records.map(Item.init(record:))
+        if let card = items.firstIndex(where: { $0.category == ScheduledSummary.category }) {
+            summaryCard = items.remove(at: card)
+        }
         var held: [(focus: String, items: [Item])] = []
         waiting = []
         var byApp: [String: Int] = [:]
@@ -101,7 +112,7 @@ public struct CenterContent: Equatable, Sendable {
     }
 
     public static func == (left: Self, right: Self) -> Bool {
-        left.groups == right.groups && left.waiting == right.waiting
+        left.groups == right.groups && left.waiting == right.waiting && left.summaryCard == right.summaryCard
             && left.held.map(\.focus) == right.held.map(\.focus) && left.held.map(\.items) == right.held.map(\.items)
     }
 }

@@ -18,6 +18,8 @@ final class CenterList {
     /// Where the focus goes after the next redraw, when the row it was on is gone.
     private var focusIndexAfterDelete: Int?
     static let collapsedCount = 3
+    /// A notification's picture (a sender's avatar), beside its texts.
+    static let imageSize = 40
 
     enum Row: Equatable {
         case item(CenterContent.Item)
@@ -60,10 +62,13 @@ final class CenterList {
         let focusedIndex = focusedRow().flatMap { row in order.firstIndex(of: row) }
         for row in order { gtk_widget_destroy(row) }
         (rows, order) = ([:], [])
-        if content.groups.isEmpty, content.held.isEmpty, content.waiting.isEmpty {
+        if content.groups.isEmpty, content.held.isEmpty, content.waiting.isEmpty, content.summaryCard == nil {
             let empty = gtk_label_new("No notifications")!
             empty.addClass("center-empty")
             add(.header("empty"), empty, focusable: false)
+        }
+        if let card = content.summaryCard {
+            section("summary card", "Your Scheduled Summary", [card], card: true)
         }
         for (focus, items) in content.held {
             section("held \(focus)", "Held by \(focusNames[focus] ?? focus): \(items.count)", items)
@@ -114,10 +119,11 @@ final class CenterList {
 
     // MARK: Rows
 
-    private func section(_ key: String, _ title: String, _ items: [CenterContent.Item]) {
+    /// `card`: the summary's, set apart with a style of its own.
+    private func section(_ key: String, _ title: String, _ items: [CenterContent.Item], card: Bool = false) {
         let label = gtk_label_new(title)!
         gtk_label_set_xalign(label.cast(GtkLabel.self), 0)
-        label.addClass("center-section")
+        label.addClass(card ? "center-summary" : "center-section")
         add(.header(key), label, focusable: false)
         addItems(items, key: key)
     }
@@ -215,10 +221,21 @@ final class CenterList {
         GtkSignals.connect(remove.raw, "clicked") { actions.delete(id) }
         gtk_box_pack_end(top.cast(GtkBox.self), remove, 0, 0, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), top, 0, 0, 0)
-        gtk_box_pack_start(column.cast(GtkBox.self), Banner.label(item.summary, markup: false, style: "summary", lines: 2), 0, 0, 0)
+        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+        gtk_box_pack_start(texts.cast(GtkBox.self), Banner.label(item.summary, markup: false, style: "summary", lines: 2), 0, 0, 0)
         if !item.body.isEmpty {
-            gtk_box_pack_start(column.cast(GtkBox.self), Banner.label(PangoMarkup.from(item.body), markup: true, style: "body", lines: 4), 0, 0, 0)
+            gtk_box_pack_start(texts.cast(GtkBox.self), Banner.label(PangoMarkup.from(item.body), markup: true, style: "body", lines: 4), 0, 0, 0)
         }
+        let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+        if let path = item.image, case .success(let pixbuf) = Pixbufs.from(file: path, size: Self.imageSize) {
+            let picture = gtk_image_new_from_pixbuf(pixbuf)!
+            g_object_unref(UnsafeMutableRawPointer(pixbuf))
+            gtk_widget_set_valign(picture, GTK_ALIGN_START)
+            picture.addClass("item-image")
+            gtk_box_pack_start(row.cast(GtkBox.self), picture, 0, 0, 0)
+        }
+        gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)
+        gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
         if !item.buttons.isEmpty {
             let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
             gtk_box_set_homogeneous(buttons.cast(GtkBox.self), 1)

@@ -233,6 +233,7 @@ public final class PopupPresenter {
         window.chime-center .center-group { padding-top: 10px; }
         window.chime-center .group-name { font-weight: bold; }
         window.chime-center .center-section { padding-top: 10px; font-weight: bold; color: #f0b429; }
+        window.chime-center .center-summary { padding-top: 10px; font-weight: bold; color: #6d9eeb; }
         window.chime-center .center-more { color: #6d9eeb; padding: 4px; }
         window.chime-center .center-empty { color: #a3a9b7; padding: 24px; }
         window.chime-center .age { font-size: 0.85em; color: #a3a9b7; }

@@ -193,6 +193,8 @@ extension NotificationStore {
         if let focus = row.text(24), row.text(6) == "held-by-focus" { entry.append(("held-by", .string(focus))) }
         if let icon = row.text(17), !icon.isEmpty { entry.append(("app-icon", .string(icon))) }
         if let desktopEntry = row.text(16), !desktopEntry.isEmpty { entry.append(("desktop-entry", .string(desktopEntry))) }
+        // KeptHints' first column: the image (a message's sender's avatar), a checked local path.
+        if let image = row.text(26), !image.isEmpty { entry.append(("image-path", .string(image))) }
         return entry
     }
 

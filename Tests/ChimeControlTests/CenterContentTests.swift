@@ -6,13 +6,14 @@ import ChimeControl
 /// from records as the control interface gives them.
 @Suite struct CenterContentTests {
     private func record(_ id: UInt32, app: String, thread: String = "", state: String = "presented",
-                        unread: Bool = true, heldBy: String? = nil) -> [String: BusValue] {
+                        unread: Bool = true, heldBy: String? = nil, category: String? = nil) -> [String: BusValue] {
         var record: [String: BusValue] = [
             "id": .uint32(id), "app-identity": .string(app), "app-name": .string(app.prefix(1).uppercased() + app.dropFirst()), "summary": .string("s\(id)"),
             "thread": .string(thread), "state": .string(state), "unread": .bool(unread),
             "actions": .stringArray(["default", "Open", "inline-reply", "Reply", "archive", "Archive"]),
         ]
         if let heldBy { record["held-by"] = .string(heldBy) }
+        if let category { record["category"] = .string(category) }
         return record
     }
 
@@ -27,14 +28,18 @@ import ChimeControl
             record(5, app: "chat", state: "held-by-focus", heldBy: "work"),
             record(4, app: "news", state: "held-for-summary"),
             record(3, app: "mail", thread: "b"),
+            record(2, app: "chime", category: "x-chime.summary"),
+            record(1, app: "chime", category: "x-chime.summary"),
         ])
-        #expect(content.groups.map(\.app) == ["mail", "chat"])
+        #expect(content.groups.map(\.app) == ["mail", "chat", "chime"])
         #expect(content.groups.first?.items.map(\.id) == [9, 6, 7, 3])
         #expect(content.groups.first?.unread == 3)
         #expect(content.groups.first?.name == "Mail")
         #expect(content.held.map(\.focus) == ["work"])
         #expect(content.held.first?.items.map(\.id) == [5])
         #expect(content.waiting.map(\.id) == [4])
+        #expect(content.summaryCard?.id == 2, "the last summary is the card")
+        #expect(content.groups.last?.items.map(\.id) == [1], "an earlier one is with Chime's")
         let item = content.groups[0].items[0]
         #expect(item.hasDefaultAction && item.offersReply)
         #expect(item.buttons.map(\.key) == ["archive"], "the default action and the reply are not buttons")

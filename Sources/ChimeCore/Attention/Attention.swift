@@ -362,7 +362,7 @@ public struct Attention: Sendable {
         let text = ScheduledSummary.text(for: held)
         // Each delivered notification is stored again with its new state, then the summary shown.
         let delivered = server.release(held.map(\.id), as: .summarized, now: now.monotonic)
-        return delivered + own(summary: text.summary, body: text.body, actions: [], now: now)
+        return delivered + own(summary: text.summary, body: text.body, actions: [], category: ScheduledSummary.category, now: now)
     }
 
     // MARK: Chime's own notifications
@@ -370,9 +370,10 @@ public struct Attention: Sendable {
     /// `stays`: until the user answers (a question); by default when it asks one.
     /// `explaining`: the notification it explains, whose banner it follows.
     private mutating func own(summary: String, body: String, actions: [Action], stays: Bool? = nil, explaining: UInt32? = nil,
-                              now: Now) -> [ServerEvent] {
+                              category: String? = nil, now: Now) -> [ServerEvent] {
         var hints = NotificationHints()
         hints.desktopEntry = "chime"
+        hints.category = category
         hints.resident = false
         hints.explains = explaining
         let request = NotificationRequest(appName: "Chime", summary: summary, body: body, actions: actions,

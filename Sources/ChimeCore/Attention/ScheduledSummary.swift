@@ -1,6 +1,10 @@
 /// Scheduled summaries (the README's attention model): when a delivery time passes, and what the
 /// summary says about the notifications it delivers.
 public enum ScheduledSummary {
+    /// The category of the notification a summary is delivered in: the panel shows the last one
+    /// as a card.
+    public static let category = "x-chime.summary"
+
     /// True when a delivery time lies in (from, to]: checked day by day, so a time skipped by a
     /// daylight-saving jump or a suspended laptop still counts once.
     public static func isDue(times: [ClockTime], from: LocalTime, to: LocalTime) -> Bool {
