@@ -154,6 +154,9 @@ final class BusThread: @unchecked Sendable {
                 let left = Int32(clamping: max(0, entry.deadline - before))
                 wait = wait < 0 ? left : min(wait, left)
             }
+            // A catch-up asked while the last turn ran (its wakeup already read) is answered by
+            // this turn: it reads what the socket holds now without waiting for more.
+            if catchUps > catchUpsDone.load(ordering: .sequentiallyConsistent) { wait = 0 }
             let stopping = current.stopping
             if stopping { return }
             _ = poll(&descriptors, nfds_t(descriptors.count), wait)
