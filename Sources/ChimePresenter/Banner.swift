@@ -121,10 +121,7 @@ final class Banner {
             tagLabel.addClass("level-tag")
             gtk_box_pack_start(header.cast(GtkBox.self), tagLabel, 0, 0, 0)
         }
-        let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_MENU)!
-        close.addClass("close")
-        gtk_button_set_relief(close.cast(GtkButton.self), GTK_RELIEF_NONE)
-        GtkSignals.connect(close.raw, "clicked") { callbacks.dismiss(id) }
+        let close = Accessible.closeButton("Dismiss", name: "Dismiss \(content.summary)") { callbacks.dismiss(id) }
         gtk_box_pack_end(header.cast(GtkBox.self), close, 0, 0, 0)
         gtk_box_pack_start(texts.cast(GtkBox.self), header, 0, 0, 0)
         gtk_box_pack_start(texts.cast(GtkBox.self), label(content.summary, markup: false, style: "summary", lines: 2), 0, 0, 0)

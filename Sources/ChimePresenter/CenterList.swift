@@ -213,12 +213,7 @@ final class CenterList {
         when.addClass("age")
         gtk_label_set_xalign(when.cast(GtkLabel.self), 0)
         gtk_box_pack_start(top.cast(GtkBox.self), when, 1, 1, 0)
-        let remove = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_MENU)!
-        remove.addClass("close")
-        gtk_button_set_relief(remove.cast(GtkButton.self), GTK_RELIEF_NONE)
-        gtk_widget_set_tooltip_text(remove, "Dismiss")
-        Accessible.name(remove, "Dismiss \(item.summary)")
-        GtkSignals.connect(remove.raw, "clicked") { actions.delete(id) }
+        let remove = Accessible.closeButton("Dismiss", name: "Dismiss \(item.summary)") { actions.delete(id) }
         gtk_box_pack_end(top.cast(GtkBox.self), remove, 0, 0, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), top, 0, 0, 0)
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!

@@ -226,10 +226,3 @@ public final class CenterPanel {
         return window
     }
 }
-
-/// Names for screen readers, where a control shows an icon and no words.
-enum Accessible {
-    static func name(_ widget: UnsafeMutablePointer<GtkWidget>, _ name: String) {
-        if let object = gtk_widget_get_accessible(widget) { atk_object_set_name(object, name) }
-    }
-}

@@ -29,12 +29,7 @@ final class PanelHeader {
             activity(gtk_toggle_button_get_active(switchButton.cast(GtkToggleButton.self)) != 0)
         }
         gtk_box_pack_start(top.cast(GtkBox.self), switchButton, 0, 0, 0)
-        let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_MENU)!
-        close.addClass("close")
-        gtk_button_set_relief(close.cast(GtkButton.self), GTK_RELIEF_NONE)
-        gtk_widget_set_tooltip_text(close, "Close")
-        Accessible.name(close, "Close the panel")
-        GtkSignals.connect(close.raw, "clicked") { actions.close() }
+        let close = Accessible.closeButton("Close", name: "Close the panel") { actions.close() }
         gtk_box_pack_start(top.cast(GtkBox.self), close, 0, 0, 0)
         gtk_box_pack_start(widget.cast(GtkBox.self), top, 0, 0, 0)
         focusLine = gtk_label_new("")!

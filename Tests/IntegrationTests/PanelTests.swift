@@ -10,6 +10,23 @@ import Testing
 @Suite struct PanelTests {
     static let hints: [(String, BusValue)] = [("desktop-entry", .string("org.example.Mail"))]
 
+    /// How many notifications the panel draws, as cards: runs of at least 30 pixels of a card's
+    /// grey (the default style's #23252b, or #2a2d35 with the focus) down a column just inside
+    /// their left edge, below the header; text there makes only shorter runs.
+    static func cards(in shot: String, panelX: Int) throws -> Int {
+        let column = try XDisplay.column(x: panelX + 20, in: shot).dropFirst(180)
+        var runs = 0, length = 0
+        for grey in column + [0] {
+            if (0.13...0.19).contains(grey) {
+                length += 1
+            } else {
+                if length >= 30 { runs += 1 }
+                length = 0
+            }
+        }
+        return runs
+    }
+
     private static func centerOpen(_ bus: TestBus) throws -> Bool {
         try bus.chimectl("status", "--json").stdout.contains("\"center-open\":true")
     }
@@ -36,6 +53,7 @@ import Testing
         try display.screenshot(to: shot)
         #expect(try XDisplay.brightness(x: display.width - 400, y: 300, width: 380, height: 200, in: shot) > 0.05, "the panel is drawn at the right")
         #expect(try XDisplay.brightness(x: 20, y: 300, width: 380, height: 200, in: shot) == 0, "nothing at the left")
+        #expect(try Self.cards(in: shot, panelX: display.width - 420) == 3, "Mail's two and Chat's one, each a card")
 
         // The newest notification has the focus: Enter is its default action.
         try display.run("/usr/bin/xdotool", ["key", "Return"])
