@@ -59,7 +59,8 @@ final class Server {
     /// Milliseconds from spawning the server to its owning org.freedesktop.Notifications.
     private(set) var startup: Double = .nan
 
-    init(_ kind: Kind, binaries: URL, pulse: PulseServer?) throws {
+    /// `config`: chimed's config file, when a measurement needs other than the defaults.
+    init(_ kind: Kind, binaries: URL, pulse: PulseServer?, config: String? = nil) throws {
         self.kind = kind
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(kind.rawValue)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -75,6 +76,11 @@ final class Server {
         env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
         env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
         env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        if let config {
+            let folder = directory.appendingPathComponent("config/chime")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try config.write(to: folder.appendingPathComponent("chime.conf"), atomically: true, encoding: .utf8)
+        }
         // chimed headless: its banners are a process of their own and not what this measures.
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         env.removeValue(forKey: "DISPLAY")

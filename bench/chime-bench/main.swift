@@ -6,6 +6,7 @@ import Glibc
 // figures are reported as ratios against the reference measured in the same run.
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
+//        chime-bench BINDIR --search [--quick]   (control calls and the center's search alone)
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
 // reference-10us and reference-20us (the reference with that much work of its own a Notify), and,
 // only with --only, reference-thread-20us and reference-5us-thread-20us (Server.Kind).
@@ -96,6 +97,11 @@ if kinds.contains(.compared), comparedBinaries == nil {
     exit(2)
 }
 func binariesFor(_ kind: Server.Kind) -> URL { kind == .compared ? comparedBinaries ?? binaries : binaries }
+if arguments.contains("--search") {
+    // The center's search alone, as the full run measures it.
+    print(ControlCalls.measure(binaries: binaries, pulse: nil, count: quick ? 2_000 : 10_000).report)
+    exit(0)
+}
 let pulse = try? PulseServer()
 if pulse == nil { print("note: no PulseAudio here; chimed runs without a sound server") }
 /// The reference and chimed, whose ratio is the headline, chimed without its store, whose
@@ -141,6 +147,14 @@ if kinds.contains(.chimed) {
     print("soaking chimed: \(count) notifications...")
     fflush(nil)
     soak = Soak.measure(binaries: binaries, pulse: pulse, count: count)
+}
+/// chimed alone, once: control calls and searching a full center.
+var controlCalls: ControlCalls?
+if kinds.contains(.chimed) {
+    let count = quick ? 2_000 : 10_000
+    print("searching a center of \(count) notifications...")
+    fflush(nil)
+    controlCalls = ControlCalls.measure(binaries: binaries, pulse: pulse, count: count)
 }
 pulse?.stop()
 
@@ -218,6 +232,7 @@ for (kind, metrics) in results.sorted(by: { $0.key.rawValue < $1.key.rawValue })
     }
 }
 if let soak { report += "\n" + soak.report }
+if let controlCalls { report += "\n" + controlCalls.report }
 print("")
 print(report)
 if let output, !quick {
