@@ -112,10 +112,12 @@ install:
 	install -Dm755 $$bin/chime-presenter $(DESTDIR)$(PREFIX)/bin/chime-presenter
 	install -d $(DESTDIR)$(PREFIX)/share/dbus-1/services $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces \
 	           $(DESTDIR)$(UNIT_DIR)
-	for f in org.freedesktop.Notifications.service dev.chime.Chime1.service; do \
+	for f in org.freedesktop.Notifications.service dev.chime.Chime1.service org.freedesktop.impl.portal.desktop.chime.service; do \
 	    sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/$$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$f; done
 	sed 's|@BINDIR@|$(PREFIX)/bin|' dbus/chimed.service > $(DESTDIR)$(UNIT_DIR)/chimed.service
 	install -m644 dbus/*.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
+	install -Dm644 dbus/chime.portal $(DESTDIR)$(PREFIX)/share/xdg-desktop-portal/portals/chime.portal
+	install -Dm644 dbus/chime-portals.conf $(DESTDIR)$(PREFIX)/share/doc/chime/chime-portals.conf
 	install -Dm644 completions/chimectl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/chimectl
 	install -Dm644 completions/_chimectl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_chimectl
 	install -Dm644 completions/chimectl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/chimectl.fish
@@ -126,6 +128,9 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl $(DESTDIR)$(PREFIX)/bin/chime-presenter \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.Notifications.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/dev.chime.Chime1.service \
+	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.impl.portal.desktop.chime.service \
+	      $(DESTDIR)$(PREFIX)/share/xdg-desktop-portal/portals/chime.portal \
+	      $(DESTDIR)$(PREFIX)/share/doc/chime/chime-portals.conf \
 	      $(DESTDIR)$(UNIT_DIR)/chimed.service \
 	      $(addprefix $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/,$(notdir $(wildcard dbus/*.xml)))
 	rm -rf $(DESTDIR)$(PREFIX)/share/sounds/chime

@@ -8,7 +8,7 @@ extension BusValue {
     public var wireSizeBound: Int {
         switch self {
         case .byte: 1
-        case .bool, .int16, .uint16, .int32, .uint32: 8
+        case .bool, .int16, .uint16, .int32, .uint32, .unixFD: 8
         case .int64, .uint64, .double: 16
         case .string(let text), .objectPath(let text): 4 + text.utf8.count + 1 + 7
         case .signature(let text): text.utf8.count + 2

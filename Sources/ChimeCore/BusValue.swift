@@ -24,6 +24,9 @@ public enum BusValue: Equatable, Sendable {
     case dictionary(keySignature: String, valueSignature: String, [(key: BusValue, value: BusValue)])
     case structure([BusValue])
     indirect case variant(BusValue)
+    /// `h`: the index of a file descriptor in the message's list; the descriptor itself is taken
+    /// from the message (`Message.fileDescriptor(at:)`), by whoever accepts one.
+    case unixFD(UInt32)
 
     public static func == (lhs: BusValue, rhs: BusValue) -> Bool {
         switch (lhs, rhs) {
@@ -45,6 +48,7 @@ public enum BusValue: Equatable, Sendable {
         case let (.array(ls, l), .array(rs, r)): return ls == rs && l == r
         case let (.structure(l), .structure(r)): return l == r
         case let (.variant(l), .variant(r)): return l == r
+        case let (.unixFD(l), .unixFD(r)): return l == r
         default: return false
         }
     }
@@ -64,6 +68,7 @@ public enum BusValue: Equatable, Sendable {
         case .string: "s"
         case .objectPath: "o"
         case .signature: "g"
+        case .unixFD: "h"
         case .bytes: "ay"
         case .array(let element, _): "a" + element
         case .dictionary(let key, let value, _): "a{" + key + value + "}"

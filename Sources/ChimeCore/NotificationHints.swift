@@ -34,6 +34,9 @@ public struct NotificationHints: Equatable, Sendable {
     public var destructiveActions: [String] = []
     /// `x-chime-interrupt`: an update in place interrupts again (sound, unread) as a new one would.
     public var interrupt = false
+    /// Its text is hidden while the session is locked, whatever the app's previews setting
+    /// (the portal's `hide-content-on-lock-screen`).
+    public var hidesPreviewWhenLocked = false
     /// Chime's own, never read from a call: the notification this one explains (a first
     /// time-sensitive one), whose banner it goes after, never above.
     public var explains: UInt32?

@@ -226,10 +226,9 @@ public struct ArgumentReader {
         case UInt8(ascii: "t"): return .uint64(fixed(UInt64.self))
         case UInt8(ascii: "d"): return .double(Double(bitPattern: fixed(UInt64.self)))
         case UInt8(ascii: "h"):
-            // Chime takes no file descriptors: the index is skipped, and libdbus closes the
-            // descriptor with the message.
-            _ = fixed(UInt32.self)
-            return .int32(-1)
+            // The index into the message's descriptors; libdbus closes them with the message
+            // unless one is taken (`Message.fileDescriptor(at:)`).
+            return .unixFD(fixed(UInt32.self))
         case UInt8(ascii: "s"): return .string(readString())
         case UInt8(ascii: "o"): return .objectPath(readString())
         case UInt8(ascii: "g"): return .signature(String(decoding: readSignature(), as: UTF8.self))

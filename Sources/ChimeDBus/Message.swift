@@ -42,10 +42,11 @@ public final class Message {
         return self
     }
 
+    /// `descriptors`: the files `.unixFD(n)` arguments send, the n-th of them.
     public static func methodCall(destination: String, path: String, interface: String, method: String,
-                                  arguments: [BusValue]) -> Message {
+                                  arguments: [BusValue], descriptors: [Int32] = []) -> Message {
         let message = Message(owning: dbus_message_new_method_call(destination, path, interface, method)!)
-        MessageWriter.append(arguments, to: message.raw)
+        MessageWriter.append(arguments, to: message.raw, descriptors: descriptors)
         return message
     }
 

@@ -1,13 +1,15 @@
 import CDBus
 import CShims
 import ChimeCore
+import Glibc
 
 /// Appends BusValues to a message; each value carries its own signature.
 enum MessageWriter {
-    static func append(_ values: [BusValue], to message: OpaquePointer) {
+    /// `descriptors`: what `.unixFD(n)` values send, the n-th of them (a duplicate goes).
+    static func append(_ values: [BusValue], to message: OpaquePointer, descriptors: [Int32] = []) {
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
-        for value in values { append(value, to: &iter) }
+        for value in values { append(value, to: &iter, descriptors: descriptors) }
     }
 
     private static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ type: Int32, _ value: T) {
@@ -34,7 +36,7 @@ enum MessageWriter {
         dbus_message_iter_close_container(&iter, &inner)
     }
 
-    static func append(_ value: BusValue, to iter: inout DBusMessageIter) {
+    static func append(_ value: BusValue, to iter: inout DBusMessageIter, descriptors: [Int32] = []) {
         switch value {
         case .byte(let v): basic(&iter, TypeCode.byte, v)
         case .bool(let v): chime_iter_append_bool(&iter, v ? 1 : 0)
@@ -57,25 +59,33 @@ enum MessageWriter {
             }
         case .array(let element, let items):
             container(&iter, TypeCode.array, element) { inner in
-                for item in items { append(item, to: &inner) }
+                for item in items { append(item, to: &inner, descriptors: descriptors) }
             }
         case .dictionary(let key, let valueSignature, let entries):
             container(&iter, TypeCode.array, "{" + key + valueSignature + "}") { inner in
                 for entry in entries {
                     container(&inner, TypeCode.dictEntry, nil) { pair in
-                        append(entry.key, to: &pair)
-                        append(entry.value, to: &pair)
+                        append(entry.key, to: &pair, descriptors: descriptors)
+                        append(entry.value, to: &pair, descriptors: descriptors)
                     }
                 }
             }
         case .structure(let fields):
             container(&iter, TypeCode.structure, nil) { inner in
-                for field in fields { append(field, to: &inner) }
+                for field in fields { append(field, to: &inner, descriptors: descriptors) }
             }
         case .variant(let inner):
             container(&iter, TypeCode.variant, inner.signature) { nested in
-                append(inner, to: &nested)
+                append(inner, to: &nested, descriptors: descriptors)
             }
+        case .unixFD(let index) where Int(index) < descriptors.count:
+            basic(&iter, TypeCode.unixFD, descriptors[Int(index)])
+        case .unixFD:
+            // chimed passes no descriptor on: a value read from a call (an index into that call's
+            // descriptors) is written as /dev/null, so the message stays well formed.
+            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            basic(&iter, TypeCode.unixFD, null)
+            close(null)
         }
     }
 }

@@ -32,6 +32,11 @@ public final class Daemon {
     let loop = MainLoop()
     let notificationsSpec = InterfaceSpec.load("org.freedesktop.Notifications.xml")[0]
     let controlSpec = InterfaceSpec.load("dev.chime.Chime1.xml")[0]
+    let portalSpec = InterfaceSpec.load("org.freedesktop.impl.portal.Notification.xml")[0]
+    /// Notifications that came through the notification portal (`PortalBackend`).
+    var portalNotifications = PortalRegistry()
+    /// Where the portal's icons and sounds, passed as descriptors, are kept as files.
+    private(set) lazy var portalFiles = PortalFiles(environment: environment)
     let decoder = NotifyDecoder()
     /// Notify's part on the bus thread; it shares the server's ids and the repeat detector's gate.
     let earlyNotify: EarlyNotify
@@ -145,6 +150,7 @@ public final class Daemon {
         presenter.ended = { [unowned self] in showCenter(false) }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         control.export(controlInterface(), at: Self.controlPath)
+        control.export(portalInterface(), at: Self.portalPath)
         try watchBus()
     }
 
@@ -180,7 +186,7 @@ public final class Daemon {
     public func run(replace: Bool) -> Int32 {
         do {
             try NameOwnership(connection: connection).acquire([Self.notificationsName], replace: replace)
-            try NameOwnership(connection: controlConnection).acquire([Self.controlName], replace: replace)
+            try NameOwnership(connection: controlConnection).acquire([Self.controlName, Self.portalName], replace: replace)
         } catch {
             Log.info(error.message)
             return 1
@@ -434,6 +440,7 @@ public final class Daemon {
             // Off the screen but still open: presenters hide it, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.dismissed.rawValue)])
         case .closed(let notification, let reason):
+            portalNotifications.forget(notification.id)
             emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
             // Presenters hear only of what they were shown: a flood rate-limited into the center
             // costs one signal per notification, not two.
@@ -448,6 +455,9 @@ public final class Daemon {
             }
             retired.add(notification.id)
         case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
+            break
+        case .actionInvoked where sayToPortal(event), .replied where sayToPortal(event):
+            // Came through the notification portal: said back to it, under the app's names.
             break
         case .actionInvoked(let notification, let key):
             // The token comes first so the app may use it when it handles the action.

@@ -50,6 +50,19 @@ public struct NotifyDecoder: Sendable {
         return request
     }
 
+    /// A body from elsewhere than Notify (the portal's `markup-body`), bounded and sanitised as
+    /// Notify's is.
+    func sanitizedBody(_ body: String) -> String {
+        var problems: [String] = []
+        return sanitizer.sanitize(Self.truncated(body, to: NotifyLimits.bodyBytes, what: "body", problems: &problems))
+    }
+
+    /// A summary from elsewhere than Notify (the portal's `title`), bounded as Notify's is.
+    func bounded(summary: String) -> String {
+        var problems: [String] = []
+        return Self.truncated(summary, to: NotifyLimits.summaryBytes, what: "summary", problems: &problems)
+    }
+
     /// A notification put back from the center (restored, back from a snooze, held across a
     /// restart) had its files checked when it came; they may have changed since (gone, replaced
     /// by a FIFO), so they are checked again before anyone loads them.

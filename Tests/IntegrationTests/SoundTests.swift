@@ -99,6 +99,35 @@ import Testing
         #expect(bus.daemonLog.contains("sound started: event message-new-instant"))
     }
 
+    /// The notification portal passes a sound as a descriptor (a sealed memfd): its bytes play,
+    /// kept as a file of chimed's; `silent` plays nothing.
+    @Test func aPortalSoundFromADescriptorPlays() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        let frontend = try PortalTests.frontend(bus)
+        let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
+        let descriptor = PortalTests.descriptor(of: file)
+        defer { close(descriptor) }
+        let recording = try pulse.record()
+        let daemon = try #require(bus.daemon)
+        daemon.drain()
+        let before = daemon.stderrLines.count
+        try PortalTests.add(frontend, app: "org.example.Clock", id: "ring", [
+            ("title", .string("Alarm")), ("sound", .structure([.string("file-descriptor"), .variant(.unixFD(0))])),
+        ], descriptors: [descriptor])
+        #expect(daemon.line(onStderr: true, from: before, timeout: 15, matching: { $0.contains("sound finished") }) != nil, "\(daemon.stderr)")
+        recording.grow(by: 0.3)
+        #expect(try recording.stopAndMeasure() > 0.05)
+        #expect(bus.daemonLog.contains(".sound"), "played from chimed's copy")
+
+        let quiet = try pulse.record()
+        try PortalTests.add(frontend, app: "org.example.Clock", id: "quiet", [("title", .string("Silent")), ("sound", .string("silent"))])
+        let client = try bus.client()
+        #expect(client.waitUntil { (try? client.list())?.contains { $0["summary"]?.string == "Silent" } == true })
+        quiet.grow(by: 1.0)
+        #expect(try quiet.stopAndMeasure() < 0.01)
+    }
+
     /// An app's `sound`, from the config or chimectl, plays over what the app asks; a file that
     /// is no sound is refused when set, and one that has changed since is not played.
     @Test func theSoundChosenForAnAppPlays() throws {

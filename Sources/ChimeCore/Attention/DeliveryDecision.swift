@@ -187,7 +187,8 @@ public struct DeliveryDecision: Equatable, Sendable {
             hold: hold,
             banner: banner,
             sound: sound,
-            redacted: previews == .never || (previews == .whenUnlocked && context.locked) || context.focus?.hidesPreviews == true,
+            redacted: previews == .never || ((previews == .whenUnlocked || request.hints.hidesPreviewWhenLocked) && context.locked)
+                || context.focus?.hidesPreviews == true,
             inCenter: inCenter,
             countsTowardBadge: inCenter && app.badges,
             expires: level != .critical,

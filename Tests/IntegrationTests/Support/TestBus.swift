@@ -110,7 +110,7 @@ final class TestBus: @unchecked Sendable {
     static func activationConfig(in directory: URL, address: String) throws -> String {
         let services = directory.appendingPathComponent("services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        for name in ["org.freedesktop.Notifications.service", "dev.chime.Chime1.service"] {
+        for name in ["org.freedesktop.Notifications.service", "dev.chime.Chime1.service", "org.freedesktop.impl.portal.desktop.chime.service"] {
             let text = try String(contentsOf: packageRoot.appendingPathComponent("dbus/" + name), encoding: .utf8)
             try text.replacingOccurrences(of: "@BINDIR@", with: binaries.path)
                 .write(to: services.appendingPathComponent(name), atomically: true, encoding: .utf8)

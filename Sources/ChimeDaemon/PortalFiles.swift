@@ -1,0 +1,95 @@
+import CGLib
+import ChimeCore
+import ChimeGLib
+import Glibc
+
+/// Icons and sounds the notification portal passes as descriptors (sealed memfds) or bytes:
+/// read without blocking, checked as a client's file is (`LocalFile`: a regular file, within the
+/// size limit, of a known type by its first bytes), and kept as a file of chimed's own, so the
+/// rest of Chime (presenters, the sound thread, the center) reads a path as for any app.
+struct PortalFiles {
+    /// `$XDG_RUNTIME_DIR/chime/portal` (0700): gone at logout, as the apps' notifications are.
+    let folder: String
+    /// Files kept; past it the oldest go (each a notification's icon or sound).
+    static let limit = 256
+
+    init(environment: [String: String]) {
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp/chime-\(getuid())"
+        folder = runtime + "/chime/portal"
+    }
+
+    /// An icon's bytes (PNG, JPEG, SVG and the other types banners load), as a file.
+    func image(_ bytes: [UInt8]) -> Result<String, HintProblem> {
+        guard bytes.count <= ImageReference.maximumFileBytes else {
+            return .failure(.init("the icon is \(bytes.count) bytes, over the \(ImageReference.maximumFileBytes)-byte limit"))
+        }
+        guard ImageType(magic: bytes.prefix(512)) != nil else { return .failure(.init("the icon is not an image type Chime loads")) }
+        return keep(bytes, suffix: "image")
+    }
+
+    /// A sound's bytes (Ogg, WAV, FLAC, MP3), as a file.
+    func sound(_ bytes: [UInt8]) -> Result<String, HintProblem> {
+        guard bytes.count <= SoundFile.maximumBytes else {
+            return .failure(.init("the sound is \(bytes.count) bytes, over the \(SoundFile.maximumBytes)-byte limit"))
+        }
+        guard SoundFile.isAudio(bytes) else { return .failure(.init("the sound is not Ogg, WAV, FLAC or MP3")) }
+        return keep(bytes, suffix: "sound")
+    }
+
+    /// What a descriptor holds, at most `limit` bytes: only a regular file (a memfd is one), read
+    /// from its start with pread, so a pipe or a socket cannot stall chimed.
+    static func read(_ descriptor: Int32, limit: Int) -> Result<[UInt8], HintProblem> {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(.init("the descriptor is not a file (a sealed memfd is expected)"))
+        }
+        guard info.st_size <= limit else { return .failure(.init("the file is \(info.st_size) bytes, over the \(limit)-byte limit")) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            guard count > 0 else { break }
+            done += count
+        }
+        return .success(Array(bytes.prefix(done)))
+    }
+
+    /// Writes `bytes` under a name made of their checksum (the same icon again is the same
+    /// file), mode 0600, and lets the oldest go past `limit`.
+    private func keep(_ bytes: [UInt8], suffix: String) -> Result<String, HintProblem> {
+        StateFolder.secure(folder)
+        let name = bytes.withUnsafeBufferPointer { buffer -> String in
+            guard let sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, buffer.baseAddress, gsize(buffer.count)) else { return "file" }
+            defer { g_free(sum) }
+            return String(cString: sum)
+        }
+        let path = "\(folder)/\(name).\(suffix)"
+        if access(path, R_OK) == 0 { return .success(path) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return .failure(.init("cannot write \(path): \(String(cString: strerror(errno)))")) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count else {
+            unlink(path)
+            return .failure(.init("cannot write \(path) (a full disk?)"))
+        }
+        trim()
+        return .success(path)
+    }
+
+    /// The oldest files past `limit`, by when they were written.
+    private func trim() {
+        guard let directory = opendir(folder) else { return }
+        var files: [(path: String, time: Int)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            var info = stat()
+            let path = folder + "/" + name
+            if stat(path, &info) == 0 { files.append((path, info.st_mtim.tv_sec)) }
+        }
+        closedir(directory)
+        guard files.count > Self.limit else { return }
+        for file in files.sorted(by: { $0.time < $1.time }).prefix(files.count - Self.limit) { unlink(file.path) }
+    }
+}
