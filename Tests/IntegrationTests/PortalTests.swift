@@ -149,6 +149,50 @@ import Testing
         #expect(try Self.listed(frontend).first?["summary"]?.string == "woke it")
     }
 
+    /// End to end through Debian's xdg-desktop-portal (1.16: portal version 1, no host-app
+    /// registry, so a host app without a systemd scope of its own comes with an empty app id):
+    /// the portal finds Chime by chime.portal, forwards the notification with the keys it knows
+    /// (title, body, priority, default-action, buttons), and hands Chime's ActionInvoked back to
+    /// the app.
+    @Test func throughDebiansXdgDesktopPortal() throws {
+        let bus = try TestBus()
+        let portals = bus.directory.appendingPathComponent("portals")
+        try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestBus.packageRoot.appendingPathComponent("dbus/chime.portal"),
+                                         to: portals.appendingPathComponent("chime.portal"))
+        let portal = try Subprocess("/usr/libexec/xdg-desktop-portal", [], environment: bus.environment.merging(
+            ["XDG_DESKTOP_PORTAL_DIR": portals.path, "XDG_CURRENT_DESKTOP": "sway"]) { _, new in new })
+        defer {
+            portal.signal(SIGTERM)
+            _ = portal.wait(timeout: 5)
+        }
+        let app = try bus.client()
+        try app.listen("type='signal',interface='org.freedesktop.portal.Notification'")
+        #expect(app.waitUntil {
+            (try? app.connection.busCall("NameHasOwner", [.string("org.freedesktop.portal.Desktop")]).first?.bool) == true
+        }, "xdg-desktop-portal did not start: \(portal.stderr)")
+        func call(_ method: String, _ arguments: [BusValue]) throws(BusError) {
+            _ = try app.connection.call(.methodCall(destination: "org.freedesktop.portal.Desktop", path: Self.path,
+                                                    interface: "org.freedesktop.portal.Notification", method: method, arguments: arguments),
+                                        timeoutMilliseconds: 10_000)
+        }
+        try call("AddNotification", [.string("build-1"), .vardict([
+            ("title", .string("Build failed")), ("body", .string("main is red")), ("priority", .string("low")),
+            ("default-action", .string("open-log")),
+            ("buttons", .array(elementSignature: "a{sv}", [.vardict([("label", .string("Retry")), ("action", .string("retry"))])])),
+        ])])
+        #expect(app.waitUntil { (try? Self.listed(app))?.contains { $0["summary"]?.string == "Build failed" } == true }, "\(portal.stderr)")
+        let record = try #require(try Self.listed(app).first { $0["summary"]?.string == "Build failed" })
+        #expect(record["level"]?.string == "passive", "priority low")
+        #expect(record["actions"]?.strings == ["default", "Open", "retry", "Retry"])
+        let id = try #require(record["id"]?.uint32)
+        _ = try app.control("Invoke", [.uint32(id), .string("retry")])
+        #expect(app.waitUntil { !app.signals(named: "ActionInvoked").isEmpty })
+        #expect(app.signals(named: "ActionInvoked").first?.arguments.prefix(2) == [.string("build-1"), .string("retry")])
+        try call("RemoveNotification", [.string("build-1")])
+        #expect(app.waitUntil { (try? Self.listed(app))?.contains { $0["id"]?.uint32 == id } == false }, "withdrawn")
+    }
+
     /// Only the portal may say which app a notification is from.
     @Test func onlyThePortalMayCallTheBackend() throws {
         let bus = try TestBus()
