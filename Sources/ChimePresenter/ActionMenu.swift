@@ -11,34 +11,14 @@ enum ActionMenu {
     static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, on window: UnsafeMutablePointer<GtkWidget>,
                       at event: UnsafeMutablePointer<GdkEvent>, callbacks: PopupPresenter.Callbacks) {
         let menu = make(actions, of: content, attachedTo: window, callbacks: callbacks)
-        let copy = gdk_event_copy(event)
-        afterNextFrame(of: window) {
-            gtk_menu_popup_at_pointer(menu.cast(GtkMenu.self), copy)
-            gdk_event_free(copy)
-        }
+        gtk_menu_popup_at_pointer(menu.cast(GtkMenu.self), event)
     }
 
     /// Under `button`.
     static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, below button: UnsafeMutablePointer<GtkWidget>,
                       callbacks: PopupPresenter.Callbacks) {
         let menu = make(actions, of: content, attachedTo: button, callbacks: callbacks)
-        afterNextFrame(of: button) {
-            gtk_menu_popup_at_widget(menu.cast(GtkMenu.self), button, GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST, nil)
-        }
-    }
-
-    /// Runs `body` once the window holding `widget` has drawn its next frame: on Wayland the
-    /// banner's new keyboard mode reaches the compositor with that frame's commit, and a popup
-    /// opened before it would not get the keyboard. On X11 the frame comes at once.
-    private static func afterNextFrame(of widget: UnsafeMutablePointer<GtkWidget>, _ body: @escaping () -> Void) {
-        guard let clock = gtk_widget_get_frame_clock(widget) else { return body() }
-        var done = false
-        GtkSignals.connect(UnsafeMutableRawPointer(clock), "after-paint") {
-            guard !done else { return }
-            done = true
-            body()
-        }
-        gtk_widget_queue_draw(widget)
+        gtk_menu_popup_at_widget(menu.cast(GtkMenu.self), button, GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST, nil)
     }
 
     private static func make(_ actions: [BannerContent.Button], of content: BannerContent, attachedTo widget: UnsafeMutablePointer<GtkWidget>,
@@ -56,13 +36,7 @@ enum ActionMenu {
         // A menu made for each click: attached, it goes with its banner, and it goes when it
         // closes, once the item chosen has been activated (GTK closes the menu first).
         gtk_menu_attach_to_widget(menu.cast(GtkMenu.self), widget, nil)
-        // On Wayland a popup has the keyboard only while its layer surface asks for it: the
-        // banner holds it while its menu is open, so arrows and Return choose, and gives it back.
-        let banner = gtk_widget_get_toplevel(widget)!
-        let layerShell = gtk_layer_is_layer_window(banner.cast(GtkWindow.self)) != 0
-        OverlayWindow.takeKeyboard(banner, true, layerShell: layerShell)
         GtkSignals.connect(menu.raw, "deactivate") {
-            OverlayWindow.takeKeyboard(banner, false, layerShell: layerShell)
             GLibSources.idle {
                 gtk_widget_destroy(menu)
                 return false
