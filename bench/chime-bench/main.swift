@@ -140,21 +140,18 @@ if kinds.contains(.dunst) {
     runs[.dunst] = measureRound([.dunst], binaries: binariesFor, pulse: pulse, sizes: sizes)[.dunst].map { [$0] }
 }
 for (kind, measured) in runs { results[kind] = Metrics.medians(of: measured) }
-/// chimed alone, once: what a long day of notifications, some of them hostile, leaves behind.
+/// chimed alone, once each: what a long day of notifications, some of them hostile, leaves
+/// behind (the soak), and control calls against a full center.
 var soak: Soak?
-if kinds.contains(.chimed) {
-    let count = quick ? 10_000 : 100_000
-    print("soaking chimed: \(count) notifications...")
-    fflush(nil)
-    soak = Soak.measure(binaries: binaries, pulse: pulse, count: count)
-}
-/// chimed alone, once: control calls and searching a full center.
 var controlCalls: ControlCalls?
 if kinds.contains(.chimed) {
-    let count = quick ? 2_000 : 10_000
-    print("searching a center of \(count) notifications...")
+    let soaked = quick ? 10_000 : 100_000, kept = quick ? 2_000 : 10_000
+    print("soaking chimed: \(soaked) notifications...")
     fflush(nil)
-    controlCalls = ControlCalls.measure(binaries: binaries, pulse: pulse, count: count)
+    soak = Soak.measure(binaries: binaries, pulse: pulse, count: soaked)
+    print("searching a center of \(kept) notifications...")
+    fflush(nil)
+    controlCalls = ControlCalls.measure(binaries: binaries, pulse: pulse, count: kept)
 }
 pulse?.stop()
 
