@@ -2,12 +2,13 @@ import ChimeTestSupport
 import Foundation
 import Glibc
 
-/// A headless sway (wlroots) for the popup tests on Wayland, with grim for screenshots.
-/// sway refuses to run as root, so as root it runs as nobody in a runtime folder of nobody's.
+/// A headless sway (`HeadlessSway`) for the popup tests on Wayland, with grim for screenshots and
+/// a virtual pointer and keyboard.
 final class WaylandSession: @unchecked Sendable {
     let runtimeDirectory: URL
     let socket = "wayland-1"
-    private let compositor: Subprocess
+    /// The compositor; it stops with this session.
+    private let sway: HeadlessSway
     /// A virtual pointer and keyboard (Tests/WaylandInput), there from the start: clients take a
     /// new device in their own time, and what it does before they have is lost.
     private var input: Subprocess?
@@ -16,35 +17,9 @@ final class WaylandSession: @unchecked Sendable {
     let width = 1280, height = 800
 
     init(in directory: URL) throws {
-        runtimeDirectory = directory.appendingPathComponent("wayland")
+        sway = try HeadlessSway(in: directory, width: width, height: height)
+        runtimeDirectory = sway.runtimeDirectory
         commandFile = directory.appendingPathComponent("wayland-input")
-        try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true)
-        chmod(runtimeDirectory.path, 0o700)
-        chmod(directory.path, 0o755)
-        let config = directory.appendingPathComponent("sway.conf")
-        try "output HEADLESS-1 resolution \(width)x\(height)\n".write(to: config, atomically: true, encoding: .utf8)
-        chmod(config.path, 0o644)
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory.path
-        env["WLR_BACKENDS"] = "headless"
-        env["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        env["WLR_RENDERER"] = "pixman"
-        env["HOME"] = directory.path
-        env.removeValue(forKey: "DISPLAY")
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        if getuid() == 0 {
-            chown(runtimeDirectory.path, 65534, 65534)
-            compositor = try Subprocess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                                             "/usr/bin/sway", "-c", config.path], environment: env)
-        } else {
-            compositor = try Subprocess("/usr/bin/sway", ["-c", config.path], environment: env)
-        }
-        let path = runtimeDirectory.appendingPathComponent(socket).path
-        let deadline = Date().addingTimeInterval(10)
-        while access(path, F_OK) != 0 {
-            guard Date() < deadline, compositor.isRunning else { throw TestFailure("sway did not start: \(compositor.stderr.suffix(400))") }
-            compositor.pump(timeout: 0.05)
-        }
         var inputEnvironment = ProcessInfo.processInfo.environment
         inputEnvironment.merge(environment) { _, new in new }
         let input = try Subprocess(TestBus.binaries.appendingPathComponent("wayland-input").path, [commandFile.path],
@@ -58,8 +33,6 @@ final class WaylandSession: @unchecked Sendable {
     deinit {
         input?.signal(SIGTERM)
         _ = input?.wait(timeout: 5)
-        compositor.signal(SIGTERM)
-        _ = compositor.wait(timeout: 5)
     }
 
     var environment: [String: String] {

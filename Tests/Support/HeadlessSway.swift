@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+
+/// A headless sway (wlroots, pixman renderer), for the Wayland tests and for the benchmark's
+/// display phase. sway refuses to run as root, so as root it runs as nobody, in a runtime folder
+/// of nobody's. Ready once its socket exists; stopped with the object.
+public final class HeadlessSway: @unchecked Sendable {
+    public let runtimeDirectory: URL
+    public let socket = "wayland-1"
+    public let process: Subprocess
+
+    public init(in directory: URL, width: Int, height: Int) throws {
+        runtimeDirectory = directory.appendingPathComponent("wayland")
+        try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true)
+        chmod(runtimeDirectory.path, 0o700)
+        chmod(directory.path, 0o755)
+        let config = directory.appendingPathComponent("sway.conf")
+        try "output HEADLESS-1 resolution \(width)x\(height)\n".write(to: config, atomically: true, encoding: .utf8)
+        chmod(config.path, 0o644)
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory.path
+        env["WLR_BACKENDS"] = "headless"
+        env["WLR_LIBINPUT_NO_DEVICES"] = "1"
+        env["WLR_RENDERER"] = "pixman"
+        env["HOME"] = directory.path
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        if getuid() == 0 {
+            chown(runtimeDirectory.path, 65534, 65534)
+            process = try Subprocess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                          "/usr/bin/sway", "-c", config.path], environment: env)
+        } else {
+            process = try Subprocess("/usr/bin/sway", ["-c", config.path], environment: env)
+        }
+        let path = runtimeDirectory.appendingPathComponent(socket).path
+        let deadline = Date().addingTimeInterval(10)
+        while access(path, F_OK) != 0 {
+            guard Date() < deadline, process.isRunning else { throw TestFailure("sway did not start: \(process.stderr.suffix(400))") }
+            process.pump(timeout: 0.05)
+        }
+    }
+
+    deinit {
+        process.signal(SIGTERM)
+        _ = process.wait(timeout: 5)
+    }
+
+    /// What a client needs to reach it.
+    public var environment: [String: String] {
+        ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtimeDirectory.path]
+    }
+}
