@@ -13,7 +13,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                xdg-desktop-portal
 
 # Only for `make bench`: the daemon users leave, and a display for it.
-BENCH_PACKAGES = dunst
+BENCH_PACKAGES = dunst mako-notifier
 
 .PHONY: all deps build run test test-release bench bench-quick bench-build hot-functions release install uninstall clean screenshots \
         wayland-protocols

@@ -7,6 +7,7 @@ import Glibc
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
 //        chime-bench BINDIR --search [--quick]   (control calls and the center's search alone)
+//        chime-bench BINDIR --display            (memory with a display alone: chimed, dunst, mako)
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
 // reference-10us and reference-20us (the reference with that much work of its own a Notify), and,
 // only with --only, reference-thread-20us and reference-5us-thread-20us (Server.Kind).
@@ -97,6 +98,11 @@ if kinds.contains(.compared), comparedBinaries == nil {
     exit(2)
 }
 func binariesFor(_ kind: Server.Kind) -> URL { kind == .compared ? comparedBinaries ?? binaries : binaries }
+if arguments.contains("--display") {
+    // Memory with a display alone, as the full run measures it.
+    print(DisplayFootprint.measure(binaries: binaries).report)
+    exit(0)
+}
 if arguments.contains("--search") {
     // The center's search alone, as the full run measures it.
     print(ControlCalls.measure(binaries: binaries, pulse: nil, count: quick ? 2_000 : 10_000).report)
@@ -144,6 +150,7 @@ for (kind, measured) in runs { results[kind] = Metrics.medians(of: measured) }
 /// behind (the soak), and control calls against a full center.
 var soak: Soak?
 var controlCalls: ControlCalls?
+var displayFootprint: DisplayFootprint?
 if kinds.contains(.chimed) {
     let soaked = quick ? 10_000 : 100_000, kept = quick ? 2_000 : 10_000
     print("soaking chimed: \(soaked) notifications...")
@@ -152,6 +159,11 @@ if kinds.contains(.chimed) {
     print("searching a center of \(kept) notifications...")
     fflush(nil)
     controlCalls = ControlCalls.measure(binaries: binaries, pulse: pulse, count: kept)
+    if !quick {
+        print("measuring memory with a display: chimed, dunst, mako...")
+        fflush(nil)
+        displayFootprint = DisplayFootprint.measure(binaries: binaries)
+    }
 }
 pulse?.stop()
 
@@ -230,6 +242,7 @@ for (kind, metrics) in results.sorted(by: { $0.key.rawValue < $1.key.rawValue })
 }
 if let soak { report += "\n" + soak.report }
 if let controlCalls { report += "\n" + controlCalls.report }
+if let displayFootprint { report += "\n" + displayFootprint.report }
 print("")
 print(report)
 if let output, !quick {

@@ -1,0 +1,153 @@
+import ChimeCore
+import ChimeDBus
+import ChimeTestSupport
+import Foundation
+import Glibc
+
+/// Memory with a display, as a person at the screen pays it (issue 37): chimed with the
+/// chime-presenter it starts, dunst under Xvfb and mako under a headless sway, each on a private
+/// bus of its own with its default config, measured the same way: the PSS of the server and its
+/// children once 3 notifications came and went (chimed's presenter leaves after `idle-exit`, 30 s
+/// by default), and with 5 banners on screen.
+struct DisplayFootprint {
+    struct Figures {
+        /// PSS in kB, all the server's processes together.
+        var idle = Double.nan, fiveBanners = Double.nan
+        var processes = 0, idleProcesses = 0
+    }
+
+    var figures: [(name: String, figures: Figures)] = []
+
+    enum Kind: String, CaseIterable {
+        case chimed, dunst, mako
+    }
+
+    static func measure(binaries: URL) -> DisplayFootprint {
+        var footprint = DisplayFootprint()
+        for kind in Kind.allCases {
+            guard let figures = try? measure(kind, binaries: binaries) else {
+                print("note: \(kind.rawValue) not measured with a display (not installed, or it did not start)")
+                continue
+            }
+            footprint.figures.append((kind.rawValue, figures))
+        }
+        return footprint
+    }
+
+    private static func measure(_ kind: Kind, binaries: URL) throws -> Figures {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-display-\(kind.rawValue)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let address = "unix:path=\(directory.path)/bus.sock"
+        let bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(address)"],
+                                 environment: ProcessInfo.processInfo.environment)
+        defer { bus.signal(SIGKILL); _ = bus.wait(timeout: 5) }
+        guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else { throw TestFailure("dbus-daemon did not start") }
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        env["HOME"] = directory.path
+        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
+        env["PULSE_SERVER"] = "unix:\(directory.path)/no-pulse"
+        env["NO_AT_BRIDGE"] = "1"
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        var xvfb: Subprocess?
+        var sway: HeadlessSway?
+        defer { xvfb?.signal(SIGKILL); _ = xvfb?.wait(timeout: 5) }
+        if kind == .mako {
+            guard access("/usr/bin/mako", X_OK) == 0 else { throw TestFailure("mako is not installed") }
+            sway = try HeadlessSway(in: directory, width: 1280, height: 800)
+            env.merge(sway!.environment) { _, new in new }
+        } else {
+            guard let number = (90..<190).first(where: { access("/tmp/.X\($0)-lock", F_OK) != 0 }) else { throw TestFailure("no X display") }
+            xvfb = try Subprocess("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], environment: env)
+            let deadline = Date().addingTimeInterval(10)
+            while access("/tmp/.X11-unix/X\(number)", F_OK) != 0, Date() < deadline { xvfb?.pump(timeout: 0.01) }
+            env["DISPLAY"] = ":\(number)"
+        }
+        let watcher = try BenchClient(address: address)
+        try watcher.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'")
+        let (executable, arguments): (String, [String]) = switch kind {
+        case .chimed: (binaries.appendingPathComponent("chimed").path, [])
+        case .dunst: ("/usr/bin/dunst", ["-config", binaries.appendingPathComponent("dunstrc").path])
+        case .mako: ("/usr/bin/mako", [])
+        }
+        guard access(executable, X_OK) == 0 else { throw TestFailure("\(executable) is not installed") }
+        let server = try Subprocess(executable, arguments, environment: env)
+        defer { server.signal(SIGTERM); _ = server.wait(timeout: 10); server.signal(SIGKILL) }
+        guard watcher.waitForSignal("NameOwnerChanged", timeout: 30) else { throw TestFailure("\(kind) did not take the name") }
+        _ = sway
+
+        let client = try BenchClient(address: address)
+        try client.connection.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
+        func notify(_ summary: String, timeout: Int32) throws -> UInt32 {
+            let reply = try client.connection.call(.methodCall(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "Notify",
+                arguments: [.string("Mail"), .uint32(0), .string("mail-unread"), .string(summary),
+                            .string("A body of a few words, as mail and chat send them."), .stringArray([]), .vardict([]), .int32(timeout)]))
+            return reply.first?.uint32 ?? 0
+        }
+        var figures = Figures()
+        // Three that come and go; then quiet for longer than chimed's idle-exit.
+        let ids = try (1...3).map { try notify("Arrived \($0)", timeout: 1_000) }
+        let closedBy = Date().addingTimeInterval(15)
+        while !Set(ids).isSubset(of: client.closedIDs), Date() < closedBy { _ = client.connection.readWriteDispatch(timeoutMilliseconds: 50) }
+        let idleUntil = Date().addingTimeInterval(kind == .chimed ? 33 : 3)
+        while Date() < idleUntil { usleep(100_000) }
+        let idle = Self.processes(of: server.pid)
+        figures.idle = idle.reduce(0) { $0 + Self.pss(of: $1) }
+        figures.idleProcesses = idle.count
+        // Five that stay.
+        for index in 1...5 { _ = try notify("On screen \(index)", timeout: 0) }
+        Thread.sleep(forTimeInterval: 3)
+        let shown = Self.processes(of: server.pid)
+        figures.fiveBanners = shown.reduce(0) { $0 + Self.pss(of: $1) }
+        figures.processes = shown.count
+        return figures
+    }
+
+    /// A process and its descendants.
+    static func processes(of pid: pid_t) -> [pid_t] {
+        var found = [pid]
+        var index = 0
+        while index < found.count {
+            let children = (procFile(found[index], "task/\(found[index])/children") ?? "").split(separator: " ").compactMap { pid_t($0) }
+            found += children
+            index += 1
+        }
+        return found
+    }
+
+    /// Proportional set size in kB (`smaps_rollup`).
+    static func pss(of pid: pid_t) -> Double {
+        for line in (procFile(pid, "smaps_rollup") ?? "").split(separator: "\n") where line.hasPrefix("Pss:") {
+            return Double(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? .nan
+        }
+        return .nan
+    }
+
+    var report: String {
+        func value(_ name: String, _ key: KeyPath<Figures, Double>) -> Double {
+            figures.first { $0.name == name }?.figures[keyPath: key] ?? .nan
+        }
+        func ratio(_ key: KeyPath<Figures, Double>, _ other: String) -> String { formatRatio(value("chimed", key) / value(other, key)) }
+        var text = """
+            With a display (Xvfb for chimed and dunst, a headless sway for mako), default configs, PSS of each \
+            server's processes (chimed with chime-presenter while it runs):
+
+            | with a display | chimed | dunst | mako | chimed / dunst | chimed / mako | target |
+            |---|---|---|---|---|---|---|
+
+            """
+        for (label, key, target) in [("idle, after 3 notifications came and went", \Figures.idle, "≤ 1x dunst and mako"),
+                                     ("5 banners on screen", \Figures.fiveBanners, "≤ 2x dunst")] {
+            let cells = ["chimed", "dunst", "mako"].map { format(value($0, key) / 1024, 1) + " MB" }
+            text += "| \(label) | " + cells.joined(separator: " | ") + " | \(ratio(key, "dunst")) | \(ratio(key, "mako")) | \(target) |\n"
+        }
+        let processes = figures.first { $0.name == "chimed" }?.figures.processes ?? 0
+        return text + "\nWith 5 banners chimed ran as \(processes) process\(processes == 1 ? "" : "es") (chimed and chime-presenter); idle, as \(figures.first { $0.name == "chimed" }?.figures.idleProcesses ?? 0).\n"
+    }
+}
