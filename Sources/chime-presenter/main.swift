@@ -15,6 +15,9 @@ while let argument = arguments.popFirst() {
         exit(2)
     }
 }
+// Banners and the panel draw with cairo and need no OpenGL; GTK would still probe it at start on
+// X11, loading Mesa and with it LLVM. A user's own GDK_GL wins.
+setenv("GDK_GL", "disable", 0)
 let status = PresenterProcess.run(configPath: configPath, environment: processEnvironment())
 Log.flush()
 exit(status)
