@@ -35,24 +35,11 @@ struct DisplayFootprint {
     }
 
     private static func measure(_ kind: Kind, binaries: URL) throws -> Figures {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-display-\(kind.rawValue)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let address = "unix:path=\(directory.path)/bus.sock"
-        let bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(address)"],
-                                 environment: ProcessInfo.processInfo.environment)
-        defer { bus.signal(SIGKILL); _ = bus.wait(timeout: 5) }
-        guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else { throw TestFailure("dbus-daemon did not start") }
-        var env = ProcessInfo.processInfo.environment
-        env["DBUS_SESSION_BUS_ADDRESS"] = address
-        env["HOME"] = directory.path
-        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
-        env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
-        env["PULSE_SERVER"] = "unix:\(directory.path)/no-pulse"
+        let session = try PrivateSession(name: "display-\(kind.rawValue)", pulse: nil)
+        defer { session.stop() }
+        let directory = session.directory, address = session.busAddress
+        var env = session.environment
         env["NO_AT_BRIDGE"] = "1"
-        env.removeValue(forKey: "DISPLAY")
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
         var xvfb: Subprocess?
         var sway: HeadlessSway?
         defer { xvfb?.signal(SIGKILL); _ = xvfb?.wait(timeout: 5) }

@@ -53,7 +53,8 @@ final class Server {
     let kind: Kind
     let directory: URL
     let busAddress: String
-    private let bus: Subprocess
+    /// Its folder, bus and environment.
+    private let session: PrivateSession
     private var display: Subprocess?
     private(set) var process: Subprocess?
     /// Milliseconds from spawning the server to its owning org.freedesktop.Notifications.
@@ -62,28 +63,16 @@ final class Server {
     /// `config`: chimed's config file, when a measurement needs other than the defaults.
     init(_ kind: Kind, binaries: URL, pulse: PulseServer?, config: String? = nil) throws {
         self.kind = kind
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(kind.rawValue)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        busAddress = "unix:path=\(directory.path)/bus.sock"
-        bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(busAddress)"],
-                             environment: ProcessInfo.processInfo.environment)
-        guard bus.line(timeout: 10, matching: { $0.hasPrefix("unix:") }) != nil else { throw TestFailure("dbus-daemon did not start") }
-
-        var env = ProcessInfo.processInfo.environment
-        env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        env["HOME"] = directory.path
-        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
-        env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
-        env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
+        session = try PrivateSession(name: kind.rawValue, pulse: pulse)
+        directory = session.directory
+        busAddress = session.busAddress
+        // chimed headless: its banners are a process of their own and not what this measures.
+        var env = session.environment
         if let config {
             let folder = directory.appendingPathComponent("config/chime")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try config.write(to: folder.appendingPathComponent("chime.conf"), atomically: true, encoding: .utf8)
         }
-        // chimed headless: its banners are a process of their own and not what this measures.
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        env.removeValue(forKey: "DISPLAY")
         var executable: String
         var arguments: [String] = []
         switch kind {
@@ -126,16 +115,16 @@ final class Server {
     }
 
     var pid: pid_t { process?.pid ?? 0 }
-    var busPID: pid_t { bus.pid }
+    var busPID: pid_t { session.bus.pid }
 
     func stop() {
         // SIGTERM first, so a profiler wrapping chimed writes its output.
         process?.signal(SIGTERM)
         _ = process?.wait(timeout: 20)
-        for child in [process, display, bus].compactMap({ $0 }) {
+        for child in [process, display].compactMap({ $0 }) {
             child.signal(SIGKILL)
             _ = child.wait(timeout: 5)
         }
-        try? FileManager.default.removeItem(at: directory)
+        session.stop()
     }
 }
