@@ -59,6 +59,7 @@ extension Daemon {
             break
         case .deleted(let id):
             deletedUnannounced.append(.uint32(id))
+            if !portalNotifications.isEmpty { portalNotifications.forget(id) }
         case .withdrawn(let notification):
             // Replaced in place by one that is not shown: its banner comes down, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.undefined.rawValue)])
@@ -66,7 +67,7 @@ extension Daemon {
             // Off the screen but still open: presenters hide it, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.dismissed.rawValue)])
         case .closed(let notification, let reason):
-            portalNotifications.forget(notification.id)
+            if !portalNotifications.isEmpty { portalNotifications.closed(notification.id) }
             emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
             // Presenters hear only of what they were shown: a flood rate-limited into the center
             // costs one signal per notification, not two.

@@ -193,6 +193,23 @@ import Testing
         #expect(app.waitUntil { (try? Self.listed(app))?.contains { $0["id"]?.uint32 == id } == false }, "withdrawn")
     }
 
+    /// An action chosen from the center after the notification closed still goes back through
+    /// the portal, under the app's names, as a closed notification's action reaches a Notify app.
+    @Test func anActionFromTheCenterAfterItClosedGoesToThePortal() throws {
+        let bus = try TestBus()
+        let frontend = try Self.frontend(bus)
+        try Self.add(frontend, app: "org.example.Chat", id: "old", [("title", .string("Earlier")), ("default-action", .string("open"))])
+        let id = try #require(try Self.listed(frontend).first?["id"]?.uint32)
+        _ = try frontend.control("Dismiss", [.uint32(id)])
+        #expect(try Self.listed(frontend).isEmpty)
+        _ = try frontend.control("Invoke", [.uint32(id), .string("")])
+        #expect(frontend.waitUntil { !frontend.signals(named: "ActionInvoked").isEmpty })
+        #expect(frontend.signals(named: "ActionInvoked").first?.arguments.prefix(3) == [.string("org.example.Chat"), .string("old"), .string("open")])
+        // The same portal id names a new notification once the first closed.
+        try Self.add(frontend, app: "org.example.Chat", id: "old", [("title", .string("Later"))])
+        #expect(try Self.listed(frontend).first?["id"]?.uint32 != id)
+    }
+
     /// Only the portal may say which app a notification is from.
     @Test func onlyThePortalMayCallTheBackend() throws {
         let bus = try TestBus()
