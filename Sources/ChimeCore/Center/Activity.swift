@@ -44,8 +44,9 @@ public struct ActivityTally: Sendable {
 
     public var isEmpty: Bool { counts.isEmpty }
 
-    /// Counts what `event` brought the person on `day`; events that bring nothing are ignored.
-    public mutating func count(_ event: ServerEvent, day: Int) {
+    /// Counts what `event` brought the person on `day`; events that bring nothing are ignored,
+    /// and for them the day is not worked out.
+    public mutating func count(_ event: ServerEvent, day: @autoclosure () -> Int) {
         let notification: Notification
         switch event {
         case .presented(let shown):
@@ -68,8 +69,8 @@ public struct ActivityTally: Sendable {
         }
     }
 
-    private mutating func add(_ field: WritableKeyPath<ActivityCounts, Int>, _ notification: Notification, _ day: Int) {
-        counts[Key(day: day, app: notification.appIdentity), default: ActivityCounts()][keyPath: field] += 1
+    private mutating func add(_ field: WritableKeyPath<ActivityCounts, Int>, _ notification: Notification, _ day: () -> Int) {
+        counts[Key(day: day(), app: notification.appIdentity), default: ActivityCounts()][keyPath: field] += 1
     }
 
     /// Everything counted since the last time, and starts again.
