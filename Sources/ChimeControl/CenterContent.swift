@@ -63,8 +63,14 @@ public struct CenterContent: Equatable, Sendable {
         public var unread: Int { items.filter(\.unread).count }
     }
 
-    /// Held by each Focus, by the Focus's name, in the order they came.
-    public var held: [(focus: String, items: [Item])]
+    /// What one Focus holds.
+    public struct Held: Equatable, Sendable {
+        public var focus: String
+        public var items: [Item]
+    }
+
+    /// Held by each Focus, in the order they came.
+    public var held: [Held]
     /// Waiting for the next scheduled summary.
     public var waiting: [Item]
     /// The last scheduled summary (Chime's notification that delivered it): the panel's card.
@@ -76,7 +82,7 @@ public struct CenterContent: Equatable, Sendable {
         if let card = items.firstIndex(where: { $0.category == ScheduledSummary.category }) {
             summaryCard = items.remove(at: card)
         }
-        var held: [(focus: String, items: [Item])] = []
+        var held: [Held] = []
         waiting = []
         var byApp: [String: Int] = [:]
         var groups: [Group] = []
@@ -84,7 +90,7 @@ public struct CenterContent: Equatable, Sendable {
             switch item.state {
             case "held-by-focus":
                 let focus = item.heldBy ?? ""
-                if let index = held.firstIndex(where: { $0.focus == focus }) { held[index].items.append(item) } else { held.append((focus, [item])) }
+                if let index = held.firstIndex(where: { $0.focus == focus }) { held[index].items.append(item) } else { held.append(Held(focus: focus, items: [item])) }
             case "held-for-summary":
                 waiting.append(item)
             default:
@@ -109,10 +115,5 @@ public struct CenterContent: Equatable, Sendable {
         }
         self.held = held
         self.groups = groups
-    }
-
-    public static func == (left: Self, right: Self) -> Bool {
-        left.groups == right.groups && left.waiting == right.waiting && left.summaryCard == right.summaryCard
-            && left.held.map(\.focus) == right.held.map(\.focus) && left.held.map(\.items) == right.held.map(\.items)
     }
 }

@@ -70,8 +70,8 @@ final class CenterList {
         if let card = content.summaryCard {
             section("summary card", "Your Scheduled Summary", [card], card: true)
         }
-        for (focus, items) in content.held {
-            section("held \(focus)", "Held by \(focusNames[focus] ?? focus): \(items.count)", items)
+        for held in content.held {
+            section("held \(held.focus)", "Held by \(focusNames[held.focus] ?? held.focus): \(held.items.count)", held.items)
         }
         if !content.waiting.isEmpty {
             section("summary", "Waiting for the summary: \(content.waiting.count)", content.waiting)

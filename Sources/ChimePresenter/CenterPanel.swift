@@ -41,17 +41,18 @@ public final class CenterPanel {
 
     /// What the header says: the Focus modes, the active one and its end, mute.
     public struct Status: Equatable, Sendable {
-        public var modes: [(name: String, displayName: String)] = []
+        public struct Mode: Equatable, Sendable {
+            public var name: String
+            public var displayName: String
+            public init(name: String, displayName: String) { (self.name, self.displayName) = (name, displayName) }
+        }
+
+        public var modes: [Mode] = []
         public var active = ""
         /// When the active Focus ends (unix ms), 0 for no end.
         public var until: Int64 = 0
         public var muted = false
         public init() {}
-
-        public static func == (left: Self, right: Self) -> Bool {
-            left.modes.map(\.name) == right.modes.map(\.name) && left.modes.map(\.displayName) == right.modes.map(\.displayName)
-                && (left.active, left.until, left.muted) == (right.active, right.until, right.muted)
-        }
     }
 
     private var settings: PanelSettings

@@ -38,7 +38,7 @@ final class PanelClient {
             },
             search: { [unowned self] text in
                 search = text
-                refreshSoon()
+                refreshSoon(center: true, status: false)
             },
             wantActivity: { [unowned self] in showActivity() }))
     }
@@ -56,32 +56,53 @@ final class PanelClient {
         for rule in Self.rules { connection.removeMatch(rule) }
     }
 
-    /// A signal from chimed: while the panel is open, anything but CenterShown may change it.
+    /// A signal from chimed, while the panel is open: mute (PropertiesChanged) changes the header
+    /// only; a Focus both the header and the list (what it holds, whose previews it hides); the
+    /// rest the list only.
     func heard(_ member: String?) {
-        if panel.isOpen { refreshSoon() }
+        guard panel.isOpen else { return }
+        switch member {
+        case "PropertiesChanged": refreshSoon(center: false, status: true)
+        case "FocusChanged": refreshSoon(center: true, status: true)
+        default: refreshSoon(center: true, status: false)
+        }
     }
 
+    /// What the next refresh reads again.
+    private var stale = (center: false, status: false)
+
     /// Once the signals of one change have come (a clear sends several), not for each.
-    private func refreshSoon() {
+    private func refreshSoon(center: Bool, status: Bool) {
+        stale = (stale.center || center, stale.status || status)
         guard !refreshScheduled else { return }
         refreshScheduled = true
         GLibSources.timeout(milliseconds: 50) { [weak self] in
-            self?.refreshScheduled = false
-            self?.refresh()
+            guard let self else { return false }
+            refreshScheduled = false
+            refresh(center: stale.center, status: stale.status)
+            stale = (false, false)
             return false
         }
     }
 
-    private func refresh() {
+    private func refresh(center: Bool = true, status: Bool = true) {
+        if center { refreshCenter() }
+        if status { refreshStatus() }
+    }
+
+    private func refreshCenter() {
         var filter: [(String, BusValue)] = [("limit", .uint32(UInt32(Self.shown))), ("as-shown", .bool(true))]
         if !search.isEmpty { filter.append(("text", .string(search))) }
         if let page = try? call("History", [.vardict(filter)]), let records = page.first?.records {
             panel.show(CenterContent(records: records))
         }
+    }
+
+    private func refreshStatus() {
         var status = CenterPanel.Status()
         if let modes = try? call("FocusList", []).first?.records {
             status.modes = modes.compactMap { mode in
-                mode["name"]?.string.map { ($0, mode["display-name"]?.string ?? $0) }
+                mode["name"]?.string.map { .init(name: $0, displayName: mode["display-name"]?.string ?? $0) }
             }
         }
         if let focus = try? call("FocusStatus", []).first?.vardictEntries {
