@@ -85,7 +85,7 @@ extension Daemon {
             if count > 0 { indexOf[key] = order }
             order += count
         }
-        func bytes(of key: String, _ value: BusValue, limit: Int) throws(RequestError) -> [UInt8] {
+        func bytes(of key: String, limit: Int) throws(RequestError) -> [UInt8] {
             guard let index = indexOf[key], index < descriptors.count else { throw .invalidArgument("\(key): no file descriptor came with it") }
             switch PortalFiles.read(descriptors[index], limit: limit) {
             case .success(let bytes): return bytes
@@ -99,7 +99,7 @@ extension Daemon {
             case ("bytes", .bytes(let data))?:
                 portal.iconFile = try kept(portalFiles.image(data), "icon")
             case ("file-descriptor", _)?:
-                portal.iconFile = try kept(portalFiles.image(bytes(of: "icon", icon, limit: ImageReference.maximumFileBytes)), "icon")
+                portal.iconFile = try kept(portalFiles.image(bytes(of: "icon", limit: ImageReference.maximumFileBytes)), "icon")
             default:
                 if let name = icon.string, ImageReference.isIconName(name) { portal.iconName = name } else {
                     throw .invalidArgument("icon: not a themed name, bytes or a file descriptor")
@@ -111,7 +111,7 @@ extension Daemon {
             case ("default", _): portal.sound = .default
             case ("silent", _): portal.sound = .silent
             case (_, ("file-descriptor", _)?):
-                portal.sound = .file(try kept(portalFiles.sound(bytes(of: "sound", sound, limit: SoundFile.maximumBytes)), "sound"))
+                portal.sound = .file(try kept(portalFiles.sound(bytes(of: "sound", limit: SoundFile.maximumBytes)), "sound"))
             default:
                 throw .invalidArgument("sound: not default, silent or a file descriptor")
             }
