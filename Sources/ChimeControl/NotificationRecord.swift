@@ -52,6 +52,7 @@ public enum NotificationRecord {
             add("person", InterruptionPolicy.person(request).map { .string($0) })
             add(InterruptionPolicy.isCommunication(request) ? "avatar-path" : "image-path", hints.imagePath.map { .string($0) })
             add(InterruptionPolicy.isCommunication(request) ? "avatar-data" : "image-data", hints.imageData?.busValue)
+            if !hints.attachments.isEmpty { add("attachments", Attachment.records(hints.attachments)) }
         }
         add("progress", hints.progress.map { .int32($0) })
         add("stack-tag", hints.stackTag.map { .string($0) })

@@ -139,6 +139,12 @@ public enum BusValue: Equatable, Sendable {
         }
     }
 
+    /// `ad`, as Swift numbers; empty for anything else.
+    public var doubles: [Double] {
+        guard case .array("d", let items) = unwrapped else { return [] }
+        return items.compactMap(\.double)
+    }
+
     /// `as`, as Swift strings.
     public var strings: [String]? {
         guard case .array("s", let items) = unwrapped else { return nil }

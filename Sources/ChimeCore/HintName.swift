@@ -9,6 +9,7 @@ public enum HintName: Int, CaseIterable, Sendable {
     case canonicalSynchronous, dunstStackTag, synchronous, privateSynchronous
     case replyPlaceholder, replySubmitText, replySubmitIcon
     case interruptionLevel, relevance, marketing, thread, sender, hiddenPreviewBody, destructiveActions, interrupt
+    case kdeURLs, attachments
 
     public var text: String {
         switch self {
@@ -45,6 +46,8 @@ public enum HintName: Int, CaseIterable, Sendable {
         case .hiddenPreviewBody: "x-chime-hidden-preview-body"
         case .destructiveActions: "x-chime-destructive-actions"
         case .interrupt: "x-chime-interrupt"
+        case .kdeURLs: "x-kde-urls"
+        case .attachments: "x-chime-attachments"
         }
     }
 

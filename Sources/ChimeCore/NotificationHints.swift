@@ -37,6 +37,11 @@ public struct NotificationHints: Equatable, Sendable {
     /// Its text is hidden while the session is locked, whatever the app's previews setting
     /// (the portal's `hide-content-on-lock-screen`).
     public var hidesPreviewWhenLocked = false
+    /// The files it carries, as the app named them (`x-chime-attachments`, `x-kde-urls`): the
+    /// daemon checks and copies them into `attachments`, and empties this.
+    public var attachmentRequests: [AttachmentRequest] = []
+    /// The files it carries, in Chime's attachment store.
+    public var attachments: [Attachment] = []
     /// Chime's own, never read from a call: the notification this one explains (a first
     /// time-sensitive one), whose banner it goes after, never above.
     public var explains: UInt32?
@@ -118,6 +123,10 @@ public struct NotificationHints: Equatable, Sendable {
         hiddenPreviewBody = reader.string(.hiddenPreviewBody)
         destructiveActions = reader.strings(.destructiveActions) ?? []
         interrupt = reader.bool(.interrupt) ?? false
+        if let value = reader.value(.attachments) { attachmentRequests = AttachmentRequest.decode(chime: value) }
+        if let urls = reader.strings(.kdeURLs, limit: NotifyLimits.hintStringBytes) {
+            attachmentRequests += AttachmentRequest.decode(kdeURLs: urls, problems: &reader.problems)
+        }
         if !reader.problems.isEmpty { problems += reader.problems }  // appending none cost 150 instructions
     }
 }
@@ -163,12 +172,12 @@ private struct HintReader<Source: HintSource> {
     }
     @inline(__always) mutating func bool(_ name: HintName) -> Bool? { typed(name, "a boolean (b)") { $0.bool } }
     @inline(__always) mutating func double(_ name: HintName) -> Double? { typed(name, "a double (d)") { $0.double } }
-    /// At most `NotifyLimits.hintStrings`, each at most `NotifyLimits.actionKeyBytes` (they name actions).
-    @inline(__always) mutating func strings(_ name: HintName) -> [String]? {
+    /// At most `NotifyLimits.hintStrings`, each at most `limit` bytes (action keys by default).
+    @inline(__always) mutating func strings(_ name: HintName, limit: Int = NotifyLimits.actionKeyBytes) -> [String]? {
         guard let strings = typed(name, "a string array (as)", { $0.strings }) else { return nil }
-        let kept = strings.prefix(NotifyLimits.hintStrings).filter { $0.utf8.count <= NotifyLimits.actionKeyBytes }
+        let kept = strings.prefix(NotifyLimits.hintStrings).filter { $0.utf8.count <= limit }
         if kept.count < strings.count {
-            problems.append("hint '\(name.text)': kept \(kept.count) of its \(strings.count) strings (at most \(NotifyLimits.hintStrings), each at most \(NotifyLimits.actionKeyBytes) bytes)")
+            problems.append("hint '\(name.text)': kept \(kept.count) of its \(strings.count) strings (at most \(NotifyLimits.hintStrings), each at most \(limit) bytes)")
         }
         return kept
     }

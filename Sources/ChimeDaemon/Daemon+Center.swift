@@ -51,10 +51,13 @@ extension Daemon {
     func handleAgain(_ calls: [CallJournal.Call], store: NotificationStore) {
         var handled = 0
         for call in calls where !store.contains(call.id) {
-            guard let message = Message(marshalled: call.bytes), let request = try? decoder.decode(message) else { continue }
+            guard let message = Message(marshalled: call.bytes), var request = try? decoder.decode(message) else { continue }
             // The model and the center both take the time the call came, not the restart's.
             var now = now
             now.wall = call.wall
+            // Its app was answered: a file it named that is gone now is dropped, not refused.
+            for index in request.hints.attachmentRequests.indices { request.hints.attachmentRequests[index].required = false }
+            try? keepAttachments(of: &request, wall: call.wall)
             guard let (_, events) = try? attention.notify(request, from: call.sender, now: now, id: call.id) else { continue }
             apply(events, wall: call.wall)
             handled += 1
@@ -66,6 +69,7 @@ extension Daemon {
     /// Keeps the center on disk in step; transient notifications and those the app keeps out
     /// of the center are not stored.
     func record(_ event: ServerEvent, wall: Int64) {
+        mayReleaseAttachments(event)
         guard let store else { return }
         switch event {
         case .presented(let notification), .updated(let notification, _), .stored(let notification), .withdrawn(let notification),
@@ -147,6 +151,7 @@ extension Daemon {
         let deleted = store.prune(maximumEntries: center.maximumEntries,
                                   cutoff: LocalClock.wallMilliseconds() - center.maximumAgeSeconds * 1_000, limit: batch)
         for id in deleted { attention.unread.markRead(id) }
+        if !deleted.isEmpty, attachments.mayHaveFiles { sweepAttachmentsSoon() }
         badges.mayHaveChanged(attention.unread.takeChanged())
         if deleted.count == batch {
             GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in

@@ -78,6 +78,10 @@ public final class Daemon {
     /// The journal's sequence number of the last answered call handled.
     var handledInJournal: Int64 = 0
     let storePath: String
+    /// Chime's copies of the files notifications carry (`Daemon+Attachments.swift`).
+    let attachments: AttachmentFolder
+    /// Whether a sweep of the attachments nobody names waits for the loop to be idle.
+    var attachmentSweepScheduled = false
     /// Banners on the screen, drawn by a process of chimed's own when there is a display.
     let presenter: PresenterChild
     /// The focused window and fullscreen, as the display says.
@@ -108,6 +112,7 @@ public final class Daemon {
         }
         StateFolder.secure(AppStateStore.stateFolder(environment: environment))
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
+        attachments = AttachmentFolder(stateFolder: AppStateStore.stateFolder(environment: environment))
         presenter = PresenterChild(environment: environment, configPath: configLoader.path)
         attention = Attention(settings: settings)
         earlyNotify = EarlyNotify(ids: attention.server.ids, gate: attention.repeatGate, identities: identities)
@@ -199,6 +204,7 @@ public final class Daemon {
         }
         if !options.noHistory, !openStore() { return 1 }
         prune()
+        sweepAttachments()  // what a killed chimed copied for notifications it never kept
         presenter.follow(attention.settings.popups)
         desktop.start()
         // A parent may hand us a blocked signal mask (some process launchers do); a daemon

@@ -67,7 +67,7 @@ final class EarlyNotify: Sendable {
             return EarlyAnswer(reply: .failure(BusError(error)))
         }
         let mayRepeat = gate.passOn(look.texts)
-        guard !mayRepeat, !look.replaces, !refusesOverLimit.load(ordering: .relaxed),
+        guard !mayRepeat, !look.replaces, !look.checksFiles, !refusesOverLimit.load(ordering: .relaxed),
               look.call.messageBytes.count <= Self.largestJournaled else {
             return EarlyAnswer(carried: Passed(call: look.call, texts: look.texts, id: nil, journaled: nil, wall: wall,
                                                  identity: identity))

@@ -9,7 +9,7 @@ extension Daemon {
     static let capabilities = [
         "actions", "action-icons", "body", "body-hyperlinks", "body-images", "body-markup",
         "icon-static", "inhibitions", "inline-reply", "persistence", "sound", "x-canonical-private-synchronous",
-        "x-dunst-stack-tag",
+        "x-dunst-stack-tag", "x-kde-urls",
     ]
 
     /// A call past this size (cut to Chime's limits, it keeps little of itself) leaves megabytes
@@ -29,9 +29,10 @@ extension Daemon {
                 do throws(RequestError) {
                     let reader = passed?.call ?? ArgumentReader(call.message)
                     if reader.messageBytes.count > Self.largeCallBytes { releaseMemorySoon() }
-                    let request = try decoder.decode(reader)
+                    var request = try decoder.decode(reader)
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
+                    try keepAttachments(of: &request, wall: now.wall)
                     let system = passed.map(\.identity) ?? identities.identity(of: call.sender)
                     let (id, events) = try attention.notify(request, from: call.sender, system: system,
                                                             now: now, id: passed?.id, texts: passed?.texts)

@@ -7,6 +7,9 @@ import ChimeDBus
 struct NotifyFirstLook {
     /// replaces_id, or a stack tag hint: the main thread finds what it replaces.
     let replaces: Bool
+    /// It names files of Chime's attachment hint: one that cannot be kept refuses the call, so
+    /// only the main thread, which checks them, may answer it.
+    let checksFiles: Bool
     /// The key of its texts, as the main thread's repeat detector will use it.
     let texts: RepeatDetector.Key
     /// The call, to be read again from its start: by the decoder on the main thread, and as
@@ -25,6 +28,7 @@ struct NotifyFirstLook {
         else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
         guard actions.isMultiple(of: 2) else { throw Action.unpaired(actions) }
         replaces = replacesID != 0 || hints.present & Self.stackTags != 0
+        checksFiles = hints.present & 1 << HintName.attachments.rawValue != 0
         // The app is named by its desktop entry when it sends one, as `appIdentity` does.
         if hints.present & 1 << HintName.desktopEntry.rawValue != 0, case .string(let entry) = hints.value(.desktopEntry),
            !entry.isEmpty {

@@ -79,17 +79,10 @@ struct PortalFiles {
 
     /// The oldest files past `limit`, by when they were written.
     private func trim() {
-        guard let directory = opendir(folder) else { return }
-        var files: [(path: String, time: Int)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
-            var info = stat()
-            let path = folder + "/" + name
-            if stat(path, &info) == 0 { files.append((path, info.st_mtim.tv_sec)) }
-        }
-        closedir(directory)
+        let files = FolderEntries.list(folder)
         guard files.count > Self.limit else { return }
-        for file in files.sorted(by: { $0.time < $1.time }).prefix(files.count - Self.limit) { unlink(file.path) }
+        for file in files.sorted(by: { $0.info.st_mtim.tv_sec < $1.info.st_mtim.tv_sec }).prefix(files.count - Self.limit) {
+            unlink(file.path)
+        }
     }
 }

@@ -13,13 +13,7 @@ enum StateFolder {
             _ = mkdir(prefix, 0o700)  // only what is missing; parents already there keep their modes
         }
         tighten(folder, to: 0o700, directory: true)
-        guard let listing = opendir(folder) else { return }
-        defer { closedir(listing) }
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
-            tighten(folder + "/" + name, to: 0o600, directory: false)
-        }
+        for entry in FolderEntries.list(folder) { tighten(entry.path, to: 0o600, directory: false) }
     }
 
     /// Ours and of the kind expected (never through a symbolic link): drops group and other bits.

@@ -20,8 +20,15 @@ enum KeptHints {
         add(.replySubmitText, request.hints.replySubmitText.map { .string($0) })
         add(.hiddenPreviewBody, request.hints.hiddenPreviewBody.map { .string($0) })
         add(.destructiveActions, request.hints.destructiveActions.isEmpty ? nil : .stringArray(request.hints.destructiveActions))
+        add(.attachments, request.hints.attachments.isEmpty ? nil : .stringArray(request.hints.attachments.map(\.storedLine)))
         return pairs.isEmpty ? nil : JSONText.object(pairs)
     }
+
+    /// The paths of every attachment the center's rows name.
+    static let attachmentPathsSQL = """
+        SELECT value FROM notifications, json_each(notifications.hints, '$."\(HintName.attachments.text)"')
+        WHERE hints LIKE '%\(HintName.attachments.text)%'
+        """
 
     /// What a query selects to read them back, in `read`'s order (SQLite's JSON functions).
     static let columns = [HintName.imagePath, .soundName, .soundFile, .suppressSound, .actionIcons, .value,
@@ -29,6 +36,7 @@ enum KeptHints {
         .map { "json_extract(hints, '$.\"\($0.text)\"')" }
         .joined(separator: ", ")
         + ", (SELECT group_concat(value, char(31)) FROM json_each(hints, '$.\"\(HintName.destructiveActions.text)\"'))"
+        + ", (SELECT group_concat(value, char(31)) FROM json_each(hints, '$.\"\(HintName.attachments.text)\"'))"
 
     /// Reads them from `row`, whose columns from `first` on are `columns`.
     static func read(_ row: SQLiteDatabase.Row, from first: Int32, into hints: inout NotificationHints) {
@@ -42,5 +50,11 @@ enum KeptHints {
         hints.replySubmitText = row.text(first + 7)
         hints.hiddenPreviewBody = row.text(first + 8)
         hints.destructiveActions = row.text(first + 9).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+        hints.attachments = attachments(row, from: first)
+    }
+
+    /// Just the attachments, from a row whose columns from `first` on are `columns`.
+    static func attachments(_ row: SQLiteDatabase.Row, from first: Int32) -> [Attachment] {
+        row.text(first + 10).map { $0.split(separator: "\u{1F}").compactMap { Attachment(storedLine: String($0)) } } ?? []
     }
 }

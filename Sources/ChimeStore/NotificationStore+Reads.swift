@@ -131,6 +131,17 @@ extension NotificationStore {
         return found
     }
 
+    /// The paths of every file the center's notifications carry (`Daemon.sweepAttachments`).
+    public func attachmentPaths() -> [String] {
+        var paths: [String] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run(KeptHints.attachmentPathsSQL, row: { row in
+                if let path = row.text(0).flatMap(Attachment.init(storedLine:))?.path { paths.append(path) }
+            })
+        }
+        return paths
+    }
+
     /// Every unread entry: its id and app.
     public func unread() -> [(id: UInt32, app: String)] {
         var found: [(UInt32, String)] = []
@@ -195,6 +206,8 @@ extension NotificationStore {
         if let desktopEntry = row.text(16), !desktopEntry.isEmpty { entry.append(("desktop-entry", .string(desktopEntry))) }
         // KeptHints' first column: the image (a message's sender's avatar), a checked local path.
         if let image = row.text(26), !image.isEmpty { entry.append(("image-path", .string(image))) }
+        let attachments = KeptHints.attachments(row, from: 26)
+        if !attachments.isEmpty { entry.append(("attachments", Attachment.records(attachments))) }
         return entry
     }
 

@@ -88,6 +88,7 @@ enum CenterCommands {
     /// (1)"), actions as `key=label` (as notify-send's `--action` takes them), other lists
     /// comma-separated.
     private static func text(_ value: BusValue, of key: String) -> String {
+        if key == "attachments" { return attachmentLines(Attachment.attachments(fromRecords: value)) }
         if times.contains(key), let milliseconds = value.integer { return LocalTimeText.full(milliseconds) }
         if key == "close-reason", let code = value.integer, let reason = CloseReason(rawValue: UInt32(clamping: code)) {
             return "\(reason.name) (\(code))"
@@ -103,5 +104,14 @@ enum CenterCommands {
         if let flag = value.bool { return flag ? "yes" : "no" }
         if let strings = value.strings { return strings.joined(separator: ", ") }
         return JSONText.encode(value)
+    }
+
+    /// One line each: what it is, how big, and where Chime keeps it (or that it is gone: its
+    /// app's quota made room for newer ones).
+    private static func attachmentLines(_ attachments: [Attachment]) -> String {
+        attachments.map { attachment in
+            let gone = access(attachment.path, F_OK) == 0 ? "" : " (deleted: its app's attachments were over their quota)"
+            return "\n  \(attachment.name): \(attachment.kind.rawValue), \(attachment.type), \(ByteCount.text(attachment.bytes)), \(attachment.path)\(gone)"
+        }.joined()
     }
 }

@@ -30,4 +30,11 @@ void chime_end_with_parent(void);
 // one thread writes to wake another's poll.
 int chime_eventfd(void);
 
+// ioctl(to, FICLONE, from): ioctl is variadic. Makes `to` share `from`'s blocks (copy on write)
+// on filesystems that can (btrfs, XFS); -1 with errno elsewhere.
+int chime_clone_file(int to, int from);
+
+// copy_file_range, which glibc declares only with _GNU_SOURCE: copies in the kernel.
+long chime_copy_file_range(int from, long long *from_offset, int to, long long *to_offset, unsigned long count);
+
 #endif

@@ -41,13 +41,18 @@ public struct AppSettings: Equatable, Sendable {
     /// Its banners and sounds wait while a fullscreen window has the focus (`FocusMode.fullscreen`);
     /// `[general] hold-in-fullscreen` says for apps that set none.
     public var holdInFullscreen = true
+    /// How much its notifications' attachments may take in the attachment store; nil = the default.
+    public var attachmentQuota: Int64?
 
     public init() {}
+
+    /// The attachment quota in force.
+    public var attachmentBytes: Int64 { attachmentQuota ?? AttachmentQuota.defaultBytes }
 
     /// Setting names as config keys and `chimectl apps set` use them.
     public static let keys = ["authorization", "banners", "timeout", "sounds", "sound", "badges", "previews", "time-sensitive",
                               "critical-alerts", "marketing", "delivery", "show-in-center", "thread-cooldown",
-                              "quiet-when-focused", "hold-in-fullscreen"]
+                              "quiet-when-focused", "hold-in-fullscreen", "attachment-quota"]
 
     /// Sets one key from its text form, or says why the value does not fit.
     public mutating func set(_ key: String, to text: String) -> String? {
@@ -103,6 +108,11 @@ public struct AppSettings: Equatable, Sendable {
         case "thread-cooldown":
             guard let span = DurationText.span(text) else { return "'\(text)' is not a duration such as 2m, 0 or default" }
             threadCooldown = span
+        case "attachment-quota" where text.lowercased() == "default":
+            attachmentQuota = nil
+        case "attachment-quota":
+            guard let bytes = ByteCount.parse(text) else { return "'\(text)' is not a size such as 100MB, 512K or default" }
+            attachmentQuota = bytes
         default:
             return "unknown setting '\(key)'; settings are: " + Self.keys.joined(separator: ", ")
         }
@@ -137,7 +147,8 @@ public struct AppSettings: Equatable, Sendable {
          ("time-sensitive", "\(timeSensitive)"), ("critical-alerts", "\(criticalAlerts)"),
          ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)"),
          ("thread-cooldown", threadCooldown.map(DurationText.text) ?? "default"),
-         ("quiet-when-focused", "\(quietWhenFocused)"), ("hold-in-fullscreen", "\(holdInFullscreen)")]
+         ("quiet-when-focused", "\(quietWhenFocused)"), ("hold-in-fullscreen", "\(holdInFullscreen)"),
+         ("attachment-quota", attachmentQuota.map(ByteCount.exactText) ?? "default")]
     }
 
     private var timeoutText: String {

@@ -1,0 +1,54 @@
+import ChimeCore
+import ChimeGLib
+
+/// The files notifications carry (`x-chime-attachments`, `x-kde-urls`): checked and copied into
+/// the attachment store as a Notify comes, and deleted once no notification in the center or on
+/// the screen names them (a sweep, soon after anything may have let go of one, and at start).
+extension Daemon {
+    /// Replaces the files the request names by Chime's copies; throws when one of Chime's own
+    /// hint cannot be kept, so the notification is refused (InvalidArgs) as Apple refuses it.
+    func keepAttachments(of request: inout NotificationRequest, wall: Int64) throws(RequestError) {
+        guard !request.hints.attachmentRequests.isEmpty else { return }
+        let app = request.appIdentity
+        var problems: [String] = []
+        let quota = attention.apps.settings(for: app, config: attention.settings).attachmentBytes
+        request.hints.attachments = try attachments.keep(request.hints.attachmentRequests, app: app, quota: quota,
+                                                         wall: wall, problems: &problems)
+        request.hints.attachmentRequests = []
+        for problem in problems { Log.warning("\(app): \(problem)") }
+        // The model may still drop it (a denied app, a rate limit): what no one names goes.
+        sweepAttachmentsSoon()
+    }
+
+    /// After an event that may let go of a notification's files (closed, updated in place,
+    /// deleted from the center): a sweep soon, while any file is stored.
+    func mayReleaseAttachments(_ event: ServerEvent) {
+        guard attachments.mayHaveFiles else { return }
+        switch event {
+        case .closed, .updated, .deleted: sweepAttachmentsSoon()
+        default: break
+        }
+    }
+
+    /// Sweeps once the main loop is idle, once however many ask meanwhile.
+    func sweepAttachmentsSoon() {
+        guard !attachmentSweepScheduled else { return }
+        attachmentSweepScheduled = true
+        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
+            attachmentSweepScheduled = false
+            sweepAttachments()
+            return false
+        }
+    }
+
+    /// Deletes the stored files that neither the center nor an open notification names.
+    func sweepAttachments() {
+        guard attachments.mayHaveFiles else { return }
+        var kept = Set(store?.attachmentPaths() ?? [])
+        for notification in attention.server.notifications {
+            for attachment in notification.request.hints.attachments { kept.insert(attachment.path) }
+        }
+        let removed = attachments.sweep(keeping: kept)
+        if removed > 0 { Log.debug("deleted \(removed) attachment file(s) no notification names") }
+    }
+}
