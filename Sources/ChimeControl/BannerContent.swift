@@ -39,6 +39,8 @@ public struct BannerContent: Equatable, Sendable {
     public var level: InterruptionLevel
     /// Show icons instead of labels (`action-icons`): the key is an icon name.
     public var actionIcons: Bool
+    /// The files it carries, in Chime's store (none while its preview is hidden).
+    public var attachments: [Attachment]
 
     /// At most four buttons, as the README's Popups section has it.
     public static let maximumButtons = 4
@@ -73,5 +75,6 @@ public struct BannerContent: Equatable, Sendable {
         progress = record["progress"]?.integer.map { Int32(clamping: $0) }
         level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
         actionIcons = record["action-icons"]?.bool ?? false
+        attachments = record["attachments"].map(Attachment.attachments(fromRecords:)) ?? []
     }
 }

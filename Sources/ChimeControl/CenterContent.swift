@@ -47,7 +47,11 @@ public struct CenterContent: Equatable, Sendable {
             level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
             heldBy = record["held-by"]?.string
             image = record["image-path"]?.string
+            attachments = record["attachments"].map(Attachment.attachments(fromRecords:)) ?? []
         }
+
+        /// The files it carries, in Chime's store.
+        public var attachments: [Attachment]
 
         /// Its picture (for a message, the sender's avatar): a local file chimed checked.
         public var image: String?

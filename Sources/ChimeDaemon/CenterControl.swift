@@ -43,6 +43,10 @@ extension Daemon {
                 }
                 return page.reply
             },
+            "PlayAttachment": { [unowned self] call throws(BusError) in
+                try playAttachment(of: try centerNotification(call.arguments[0].uint32 ?? 0), index: Int(call.arguments[1].uint32 ?? 0))
+                return []
+            },
             "Show": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
                 let open = attention.server.notification(id)

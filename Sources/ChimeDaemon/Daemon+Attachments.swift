@@ -1,5 +1,7 @@
 import ChimeCore
+import ChimeDBus
 import ChimeGLib
+import Glibc
 
 /// The files notifications carry (`x-chime-attachments`, `x-kde-urls`): checked and copied into
 /// the attachment store as a Notify comes, and deleted once no notification in the center or on
@@ -18,6 +20,25 @@ extension Daemon {
         for problem in problems { Log.warning("\(app): \(problem)") }
         // The model may still drop it (a denied app, a rate limit): what no one names goes.
         sweepAttachmentsSoon()
+    }
+
+    /// The person pressed an audio attachment's play button: it plays as asked, muted or not,
+    /// at the configured volume.
+    func playAttachment(of notification: Notification, index: Int) throws(BusError) {
+        let attachments = notification.request.hints.attachments
+        guard attachments.indices.contains(index) else {
+            throw .invalidArgs("notification \(notification.id) has \(attachments.count) attachment(s); there is none at index \(index)")
+        }
+        let attachment = attachments[index]
+        guard attachment.kind == .audio else {
+            throw .invalidArgs("attachment \(index) of notification \(notification.id) is \(attachment.kind.named), not an audio file")
+        }
+        guard access(attachment.path, R_OK) == 0 else {
+            throw BusError(BusError.failed, "\(attachment.name) was deleted: its app's attachments were over their quota")
+        }
+        let sounds = attention.settings.sounds
+        soundPlayer.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
+                               application: notification.request.appName))
     }
 
     /// After an event that may let go of a notification's files (closed, updated in place,

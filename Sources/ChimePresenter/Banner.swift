@@ -138,6 +138,10 @@ final class Banner {
         }
         gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
+        let files = AttachmentView.Callbacks(play: { callbacks.playAttachment(id, $0) }, opened: { callbacks.openedLink(id) }, log: log)
+        if let attachments = AttachmentView.row(content.attachments, shown: 1, width: settings.width - 2 * 12, height: 120, callbacks: files) {
+            gtk_box_pack_start(column.cast(GtkBox.self), attachments, 0, 0, 0)
+        }
         if let progress = content.progress {
             let bar = gtk_progress_bar_new()!
             gtk_progress_bar_set_fraction(bar.cast(GtkProgressBar.self), Double(progress) / 100)

@@ -25,7 +25,7 @@ enum BodyLinks {
             }
             let uri = link.uri
             GtkSignals.connect(button.raw, "clicked") {
-                if open(uri, log: log) { callbacks.openedLink(id) }
+                if DesktopApp.open(uri, log: log) { callbacks.openedLink(id) }
             }
             gtk_box_pack_start(row.cast(GtkBox.self), button, 0, 0, 0)
         }
@@ -40,19 +40,5 @@ enum BodyLinks {
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let destination = rest[..<end]
         return destination.isEmpty ? uri : String(destination)
-    }
-
-    /// With the display's launch context, so the browser or mail program gets the activation
-    /// token and comes to the front.
-    private static func open(_ uri: String, log: (String) -> Void) -> Bool {
-        let context = gdk_display_get_app_launch_context(gdk_display_get_default())
-        defer { if let context { g_object_unref(UnsafeMutableRawPointer(context)) } }
-        var error: UnsafeMutablePointer<GError>?
-        let opened = g_app_info_launch_default_for_uri(uri, UnsafeMutablePointer<GAppLaunchContext>(context), &error) != 0
-        if let error {
-            log("cannot open \(uri): \(String(cString: error.pointee.message))")
-            g_error_free(error)
-        }
-        return opened
     }
 }

@@ -1,6 +1,7 @@
 import CGtk
 import ChimeControl
 import ChimeCore
+import ChimeGLib
 
 /// The panel's list: what a Focus holds and what waits for the summary, each in a section of its
 /// own, then a group per app with its mark-read and clear buttons, three notifications each
@@ -231,6 +232,11 @@ final class CenterList {
         }
         gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
+        let files = AttachmentView.Callbacks(play: { actions.playAttachment(id, $0) }, opened: { actions.read(id) },
+                                             log: { Log.warning("presenter: " + $0) })
+        if let attachments = AttachmentView.row(item.attachments, shown: item.attachments.count, width: 160, height: 90, callbacks: files) {
+            gtk_box_pack_start(column.cast(GtkBox.self), attachments, 0, 0, 0)
+        }
         if !item.buttons.isEmpty {
             let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
             gtk_box_set_homogeneous(buttons.cast(GtkBox.self), 1)

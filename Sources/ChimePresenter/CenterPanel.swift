@@ -27,15 +27,19 @@ public final class CenterPanel {
         public var search: (String) -> Void
         /// The Activity view was opened: its figures are wanted.
         public var wantActivity: () -> Void
+        /// The play button of a notification's audio attachment (id, its index).
+        public var playAttachment: (UInt32, Int) -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, delete: @escaping (UInt32) -> Void,
                     reply: @escaping (UInt32, String) -> Void, read: @escaping (UInt32) -> Void, readApp: @escaping (String) -> Void,
                     clearApp: @escaping (String) -> Void, focusOn: @escaping (String, [(String, BusValue)]) -> Void,
                     focusOff: @escaping () -> Void, setMuted: @escaping (Bool) -> Void, close: @escaping () -> Void,
-                    search: @escaping (String) -> Void, wantActivity: @escaping () -> Void) {
+                    search: @escaping (String) -> Void, wantActivity: @escaping () -> Void,
+                    playAttachment: @escaping (UInt32, Int) -> Void) {
             (self.invoke, self.delete, self.reply, self.read, self.readApp, self.clearApp) = (invoke, delete, reply, read, readApp, clearApp)
             (self.focusOn, self.focusOff, self.setMuted, self.close, self.search, self.wantActivity) =
                 (focusOn, focusOff, setMuted, close, search, wantActivity)
+            self.playAttachment = playAttachment
         }
     }
 

@@ -21,6 +21,31 @@ enum Pixbufs {
         }
     }
 
+    /// A thumbnail: the part `clip` says of an image file (all of it without one), decoded at
+    /// the size that part is drawn at, within `width` x `height` and never enlarged. Decoded
+    /// small at once, so a 4000-pixel photo never sits in memory whole.
+    static func thumbnail(file path: String, clip: Attachment.Clip?, within width: Int, _ height: Int) -> Result<OpaquePointer, HintProblem> {
+        guard let clip else { return from(file: path, within: width, height) }
+        var fileWidth: Int32 = 0, fileHeight: Int32 = 0
+        guard gdk_pixbuf_get_file_info(path, &fileWidth, &fileHeight) != nil, fileWidth > 0, fileHeight > 0 else {
+            return .failure(HintProblem("\(path) is not an image GdkPixbuf can read"))
+        }
+        let part = (width: clip.width * Double(fileWidth), height: clip.height * Double(fileHeight))
+        let scale = min(1, Double(width) / part.width, Double(height) / part.height)
+        let loaded = load(path) { _ in (max(1, Int(Double(fileWidth) * scale)), max(1, Int(Double(fileHeight) * scale))) }
+        guard case .success(let whole) = loaded else { return loaded }
+        defer { g_object_unref(UnsafeMutableRawPointer(whole)) }
+        let (wholeWidth, wholeHeight) = (Double(gdk_pixbuf_get_width(whole)), Double(gdk_pixbuf_get_height(whole)))
+        let x = Int32(clip.x * wholeWidth), y = Int32(clip.y * wholeHeight)
+        let w = max(1, min(Int32(clip.width * wholeWidth), Int32(wholeWidth) - x))
+        let h = max(1, min(Int32(clip.height * wholeHeight), Int32(wholeHeight) - y))
+        // A copy, so the whole image is freed with `whole` rather than kept behind the part.
+        guard let part = gdk_pixbuf_new_subpixbuf(whole, x, y, w, h) else { return .failure(HintProblem("\(path): the clip is empty")) }
+        defer { g_object_unref(UnsafeMutableRawPointer(part)) }
+        guard let copy = gdk_pixbuf_copy(part) else { return .failure(HintProblem("\(path): out of memory")) }
+        return .success(copy)
+    }
+
     /// Reads the file's size from its header, then decodes it at the size `fit` gives for it,
     /// keeping its proportions.
     private static func load(_ path: String, fit: ((width: Int, height: Int)) -> (Int, Int)) -> Result<OpaquePointer, HintProblem> {

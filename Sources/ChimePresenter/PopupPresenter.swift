@@ -18,16 +18,20 @@ public final class PopupPresenter {
         public var openedLink: (UInt32) -> Void
         /// A click that dismisses every notification (`[popups] … = dismiss-all`).
         public var dismissAll: () -> Void
+        /// The play button of a notification's audio attachment (id, its index).
+        public var playAttachment: (UInt32, Int) -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     reply: @escaping (UInt32, String) -> Void, hover: @escaping (UInt32, Bool) -> Void,
-                    openedLink: @escaping (UInt32) -> Void = { _ in }, dismissAll: @escaping () -> Void = {}) {
+                    openedLink: @escaping (UInt32) -> Void = { _ in }, dismissAll: @escaping () -> Void = {},
+                    playAttachment: @escaping (UInt32, Int) -> Void = { _, _ in }) {
             self.invoke = invoke
             self.dismiss = dismiss
             self.reply = reply
             self.hover = hover
             self.openedLink = openedLink
             self.dismissAll = dismissAll
+            self.playAttachment = playAttachment
         }
     }
 

@@ -40,7 +40,8 @@ final class PanelClient {
                 search = text
                 refreshSoon(center: true, status: false)
             },
-            wantActivity: { [unowned self] in showActivity() }))
+            wantActivity: { [unowned self] in showActivity() },
+            playAttachment: { [unowned self] in send("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) }))
     }
 
     func open() {

@@ -45,7 +45,8 @@ enum PresenterProcess {
                              reply: { call("Reply", [.uint32($0), .string($1)]) },
                              hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
                              openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
-                             dismissAll: { call("DismissAll", []) }),
+                             dismissAll: { call("DismissAll", []) },
+                             playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) }),
             log: { Log.warning("presenter: " + $0) })
         else { return 0 }
 

@@ -121,6 +121,18 @@ import Testing
         _ = other
     }
 
+    /// Retention: a notification the center lets go of past `history-max` takes its files along.
+    @Test func retentionDeletesTheFilesOfWhatItPrunes() throws {
+        let bus = try TestBus(config: "[general]\nhistory-max = 1\n")
+        let files = try Self.makeSamples(in: bus)
+        let client = try bus.client()
+        let first = try client.notify(app: "Camera", summary: "Old", hints: [Self.attachments([files.image])], timeout: 1)
+        let path = try Self.stored(bus, first).first?["path"]?.string ?? ""
+        _ = try client.notify(app: "Camera", summary: "New", hints: [Self.attachments([files.movie])], timeout: 1)
+        #expect(client.waitUntil(timeout: 20) { access(path, F_OK) != 0 }, "pruned with its notification")
+        #expect(FolderContents.files(under: attachmentFolder(bus)).count == 1, "the newest keeps its file")
+    }
+
     /// A denied app's notification never enters the center, and its copies do not stay either.
     @Test func aDroppedNotificationLeavesNoFiles() throws {
         let bus = try TestBus()

@@ -215,4 +215,27 @@ import Testing
         try pulse.restart()
         #expect(try peak(of: ["after", "x"], bus: bus, pulse: pulse) > 0.05)
     }
+
+    /// An audio attachment's play button (PlayAttachment) plays Chime's copy of the clip, even
+    /// while muted; a picture has nothing to play.
+    @Test func anAudioAttachmentPlaysOnRequest() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        let clip = bus.directory.appendingPathComponent("memo.wav").path
+        #expect(try bus.run("/usr/bin/sox", ["-n", "-r", "44100", "-c", "1", "-b", "16", clip, "synth", "0.5", "sine", "660"]).status == 0)
+        let client = try bus.client()
+        #expect(try bus.chimectl("mute", "on").status == 0)
+        let id = try client.notify(app: "Recorder", summary: "Memo",
+                                   hints: [("x-chime-attachments", .array(elementSignature: "a{sv}", [.vardict([("uri", .string(clip))])]))])
+        try FileManager.default.removeItem(atPath: clip)
+        let recording = try pulse.record()
+        let daemon = try #require(bus.daemon)
+        daemon.drain()
+        let before = daemon.stderrLines.count
+        _ = try client.control("PlayAttachment", [.uint32(id), .uint32(0)])
+        #expect(daemon.line(onStderr: true, from: before, timeout: 15, matching: { $0.contains("sound finished") }) != nil, "\(daemon.stderr)")
+        recording.grow(by: 0.3)
+        #expect(try recording.stopAndMeasure() > 0.05)
+        #expect(throws: BusError.self) { try client.control("PlayAttachment", [.uint32(id), .uint32(1)]) }
+    }
 }

@@ -34,6 +34,13 @@ public struct SoundChoice: Equatable, Sendable {
     public var fallback: String?
     public var level: InterruptionLevel
 
+    public init(file: String? = nil, event: String? = nil, fallback: String? = nil, level: InterruptionLevel) {
+        self.file = file
+        self.event = event
+        self.fallback = fallback
+        self.level = level
+    }
+
     /// nil when the decision says no sound.
     public static func choose(for request: NotificationRequest, decision: DeliveryDecision, settings: SoundSettings) -> SoundChoice? {
         guard decision.sound, let levelEvent = settings.event(for: decision.level) else { return nil }
