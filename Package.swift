@@ -19,9 +19,6 @@ let package = Package(
                        providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0",
                        providers: [.apt(["libglib2.0-dev"])]),
-        // GIO, for content types alone: what a notification's attached file is, by its bytes.
-        .systemLibrary(name: "CGio", path: "Sources/CGio", pkgConfig: "gio-2.0",
-                       providers: [.apt(["libglib2.0-dev", "shared-mime-info"])]),
         .systemLibrary(name: "CCanberra", path: "Sources/CCanberra",
                        providers: [.apt(["libcanberra-dev", "libcanberra-pulse"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -58,7 +55,7 @@ let package = Package(
         .target(name: "ChimeDesktop", dependencies: ["ChimeCore", "ChimeGLib", "CDesktop"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
-                                                    "ChimeDesktop", "ChimeConfig", "ChimeControl", "CGLib", "CGio", "CShims"]),
+                                                    "ChimeDesktop", "ChimeConfig", "ChimeControl", "CGLib", "CShims"]),
         // The Swift runtime linked in: about 2.7 MB less memory for a process that runs all
         // session long (no relocated copies of the runtime's libraries, none of the unused ones).
         // In release builds lld puts the functions chimed runs (bench/hot-functions.txt, made by

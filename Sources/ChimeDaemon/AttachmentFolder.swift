@@ -1,4 +1,3 @@
-import CGio
 import ChimeCore
 import ChimeGLib
 import CShims
@@ -109,8 +108,8 @@ final class AttachmentFolder {
         }
         let bytes = DescriptorBytes(descriptor: descriptor, size: Int64(info.st_size))
         let head = bytes.read(at: 0, count: 4096)
-        let type = Self.contentType(of: head)
-        let isA = { (other: String) in g_content_type_is_a(type, other) != 0 }
+        let type = ContentTypes.type(of: head)
+        let isA = { (other: String) in ContentTypes.type(type, isA: other) }
         switch AttachmentCheck.check(type: type, isA: isA, bytes: bytes) {
         case .success(let kind):
             return .success(CheckedFile(descriptor: descriptor, request: request, type: type, kind: kind, size: bytes.size,
@@ -119,16 +118,6 @@ final class AttachmentFolder {
             close(descriptor)
             return .failure(problem)
         }
-    }
-
-    /// The MIME type the shared MIME database reads in a file's first bytes; never its name.
-    static func contentType(of head: [UInt8]) -> String {
-        var uncertain: gboolean = 0
-        guard let type = head.withUnsafeBufferPointer({ g_content_type_guess(nil, $0.baseAddress, gsize($0.count), &uncertain) }) else {
-            return "application/octet-stream"
-        }
-        defer { g_free(type) }
-        return String(cString: type)
     }
 
     // MARK: Copying
