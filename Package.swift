@@ -79,7 +79,7 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeConfig", "ChimeDBus", "ChimeCore",
-                                                             "ChimeGLib", "ChimeStore"]),
+                                                             "ChimeGLib", "ChimeStore", "ChimeControl"]),
         .testTarget(name: "ChimeControlTests", dependencies: ["ChimeControl", "ChimeCore"]),
         .testTarget(name: "ChimePresenterTests", dependencies: ["ChimePresenter"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport",

@@ -46,7 +46,7 @@ public struct CenterContent: Equatable, Sendable {
             desktopEntry = record["desktop-entry"]?.string
             level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
             heldBy = record["held-by"]?.string
-            image = record["image-path"]?.string
+            image = record["avatar-path"]?.string ?? record["image-path"]?.string
             attachments = record["attachments"].map(Attachment.attachments(fromRecords:)) ?? []
         }
 

@@ -9,6 +9,14 @@ public enum NotificationRecord {
         .vardict(entries(notification, asPresented: asPresented))
     }
 
+    /// A center entry's record: every field the notification's has (from `open`, the same one
+    /// while it is still open, when given), then the center's own over the same names.
+    public static func entries(_ entry: CenterEntry, open: Notification? = nil) -> [(String, BusValue)] {
+        let center = entry.fields
+        let names = Set(center.map(\.0))
+        return entries(open ?? entry.notification).filter { !names.contains($0.0) } + center
+    }
+
     /// The record's entries, for one that adds the center's own (`Show`).
     public static func entries(_ notification: Notification, asPresented: Bool = false) -> [(String, BusValue)] {
         let request = notification.request

@@ -34,7 +34,9 @@ extension Daemon {
                 var page = RecordPage(limit: query.limit)
                 query.limit += 1
                 let asShown = filter["as-shown"]?.bool == true
-                try requireStore().history(query) { id, entry in
+                try requireStore().history(query) { kept in
+                    let id = kept.id
+                    let entry = NotificationRecord.entries(kept)
                     guard asShown, let shown = self.redactedIfHidden(entry) else { return page.add(.vardict(entry), id: id) }
                     // A search must not find what the screen hides: such an entry matches by its app's name alone.
                     let name = shown.first { $0.0 == "summary" }?.1.string ?? ""
@@ -50,12 +52,10 @@ extension Daemon {
             "Show": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
                 let open = attention.server.notification(id)
-                if let (kept, center) = store?.shown(id) {
+                if let kept = store?.entry(id) {
                     // Every field List has (rules only while it is open: the center keeps what they
-                    // decided, not their names), then what the center adds, over the same names.
-                    let names = Set(center.map(\.0))
-                    let entry = NotificationRecord.entries(open ?? kept).filter { !names.contains($0.0) } + center
-                    return [.vardict(entry + [("open", .bool(open != nil))])]
+                    // decided, not their names), then what the center adds.
+                    return [.vardict(NotificationRecord.entries(kept, open: open) + [("open", .bool(open != nil))])]
                 }
                 guard let open else { throw unknown(id) }
                 return [NotificationRecord.busValue(open)]

@@ -32,9 +32,8 @@ extension NotificationStore {
         }
     }
 
-    /// Newest first, each as the control interface's a{sv} record with its id, while `each`
-    /// takes them (a page that is full stops reading).
-    public func history(_ filter: Filter, each: @escaping (UInt32, [(String, BusValue)]) -> Bool) {
+    /// Newest first, while `each` takes them (a page that is full stops reading).
+    public func history(_ filter: Filter, each: @escaping (CenterEntry) -> Bool) {
         attempt("query") { () throws(StoreError) in
             try database.run("""
                 SELECT \(Self.columns) FROM notifications
@@ -46,7 +45,7 @@ extension NotificationStore {
                 """, [.optional(filter.app), .optional(filter.thread), .optional(filter.state),
                       .integer(Int64(filter.limit)), .optional(filter.since), .optional(filter.before.map { Int64($0) }),
                       .optional(filter.text.map(Self.likePattern))],
-                while: { row in each(UInt32(clamping: row.integer(0)), Self.entry(row)) })
+                while: { row in each(Self.centerEntry(row)) })
         }
     }
 
@@ -62,9 +61,9 @@ extension NotificationStore {
     }
 
     /// The same, all at once.
-    public func history(_ filter: Filter) -> [[(String, BusValue)]] {
-        var rows: [[(String, BusValue)]] = []
-        history(filter) { _, entry in
+    public func history(_ filter: Filter) -> [CenterEntry] {
+        var rows: [CenterEntry] = []
+        history(filter) { entry in
             rows.append(entry)
             return true
         }
@@ -79,32 +78,13 @@ extension NotificationStore {
         return found
     }
 
-    /// One entry as a record, or nil when the center has no such id.
-    public func entry(_ id: UInt32) -> [(String, BusValue)]? {
-        var found: [(String, BusValue)]?
+    /// One entry of the center, or nil when it has no such id.
+    public func entry(_ id: UInt32) -> CenterEntry? {
+        var found: CenterEntry?
         attempt("query") { () throws(StoreError) in
             try database.run("SELECT \(Self.columns) FROM notifications WHERE id = ?1", [.integer(Int64(id))]) {
-                found = Self.entry($0)
+                found = Self.centerEntry($0)
             }
-        }
-        return found
-    }
-
-    /// One entry of the center for `chimectl show`: the notification as it was sent, and what the
-    /// center knows of it beyond that (its state there, read or not, when it last changed, how
-    /// it closed, its thread).
-    public func shown(_ id: UInt32) -> (notification: Notification, center: [(String, BusValue)])? {
-        var found: (Notification, [(String, BusValue)])?
-        attempt("query") { () throws(StoreError) in
-            try database.run("SELECT \(Self.columns) FROM notifications WHERE id = ?1", [.integer(Int64(id))], row: { row in
-                var center: [(String, BusValue)] = [
-                    ("state", .string(row.text(6) ?? "")), ("created", .int64(row.integer(8))),
-                    ("updated", .int64(row.integer(9))), ("thread", .string(row.text(11) ?? "")),
-                    ("unread", .bool(row.integer(13) != 0)),
-                ]
-                if row.integer(7) != 0 { center.append(("close-reason", .uint32(UInt32(row.integer(7))))) }
-                found = (Self.notification(row), center)
-            })
         }
         return found
     }
@@ -187,28 +167,10 @@ extension NotificationStore {
         row.text(12).map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []
     }
 
-    private static func entry(_ row: SQLiteDatabase.Row) -> [(String, BusValue)] {
-        var entry: [(String, BusValue)] = [
-            ("id", .uint32(UInt32(clamping: row.integer(0)))), ("app-identity", .string(row.text(1) ?? "")),
-            ("app-name", .string(row.text(2) ?? "")), ("summary", .string(row.text(3) ?? "")),
-            ("body", .string(row.text(4) ?? "")), ("level", .string(row.text(5) ?? "")),
-            ("state", .string(row.text(6) ?? "")), ("created", .int64(row.integer(8))),
-            ("updated", .int64(row.integer(9))), ("thread", .string(row.text(11) ?? "")),
-            ("actions", .stringArray(actions(row))), ("unread", .bool(row.integer(13) != 0)),
-        ]
-        if row.integer(7) != 0 { entry.append(("close-reason", .uint32(UInt32(row.integer(7))))) }
-        if let category = row.text(10), !category.isEmpty { entry.append(("category", .string(category))) }
-        if row.integer(14) > 1 { entry.append(("repeat-count", .uint32(UInt32(clamping: row.integer(14))))) }
-        if row.text(15) != nil { entry.append(("snoozed-until", .int64(row.integer(15)))) }
-        if let person = row.text(19) { entry.append(("person", .string(person))) }
-        if let focus = row.text(24), row.text(6) == "held-by-focus" { entry.append(("held-by", .string(focus))) }
-        if let icon = row.text(17), !icon.isEmpty { entry.append(("app-icon", .string(icon))) }
-        if let desktopEntry = row.text(16), !desktopEntry.isEmpty { entry.append(("desktop-entry", .string(desktopEntry))) }
-        // KeptHints' first column: the image (a message's sender's avatar), a checked local path.
-        if let image = row.text(26), !image.isEmpty { entry.append(("image-path", .string(image))) }
-        let attachments = KeptHints.attachments(row, from: 26)
-        if !attachments.isEmpty { entry.append(("attachments", Attachment.records(attachments))) }
-        return entry
+    private static func centerEntry(_ row: SQLiteDatabase.Row) -> CenterEntry {
+        CenterEntry(notification: notification(row), state: row.text(6) ?? "", created: row.integer(8), updated: row.integer(9),
+                    thread: row.text(11) ?? "", unread: row.integer(13) != 0,
+                    closeReason: row.integer(7) != 0 ? UInt32(clamping: row.integer(7)) : nil)
     }
 
     private static func notification(_ row: SQLiteDatabase.Row) -> Notification {

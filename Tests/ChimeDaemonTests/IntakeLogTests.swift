@@ -16,7 +16,7 @@ import Testing
     }
 
     func field(_ name: String, of id: UInt32, in store: NotificationStore) -> BusValue? {
-        store.entry(id).flatMap { Dictionary(uniqueKeysWithValues: $0)[name] }
+        store.entry(id).flatMap { record($0)[name] }
     }
 
     @Test func aRecordedNotificationSurvivesACrashBeforeSQLiteTookIt() throws {

@@ -45,7 +45,7 @@ import Testing
             notification.request.actions = actions
             store.record(notification, wall: 1)
         }
-        let stored = (1...4).map { id in store.entry(UInt32(id)).flatMap { Dictionary(uniqueKeysWithValues: $0)["actions"] } }
+        let stored = (1...4).map { id in store.entry(UInt32(id)).flatMap { record($0)["actions"] } }
         #expect(stored == [.stringArray(["default", "Open"]), .stringArray(["reply", "Reply \"now\""]), .stringArray([]),
                            .stringArray(["default", "Open"])])
     }
@@ -55,7 +55,7 @@ import Testing
         let long = String(repeating: "é long body ", count: 2_000)  // past one arena chunk
         store.record(storedNotification(1, summary: "", body: ""), wall: 1)
         store.record(storedNotification(2, summary: "x", body: long), wall: 1)
-        let fields = { (id: UInt32) in store.entry(id).map { Dictionary(uniqueKeysWithValues: $0) } ?? [:] }
+        let fields = { (id: UInt32) in store.entry(id).map { record($0) } ?? [:] }
         #expect(fields(1)["summary"] == .string("") && fields(1)["body"] == .string(""))
         #expect(fields(2)["body"] == .string(long))
     }
@@ -101,8 +101,8 @@ import Testing
         let store = try NotificationStore(path: path)
         #expect(store.highestID() == 9)
         let all = store.history(.init())
-        #expect(all.map { Dictionary(uniqueKeysWithValues: $0)["summary"] } == [.string("second"), .string("first")])
-        let first = Dictionary(uniqueKeysWithValues: all[1])
+        #expect(all.map { record($0)["summary"] } == [.string("second"), .string("first")])
+        let first = record(all[1])
         #expect(first["state"] == .string("dismissed") && first["close-reason"] == .uint32(2))
         #expect(first["actions"] == .stringArray(["default", "Open"]))
         #expect(store.history(.init(app: "chat")).count == 1)
@@ -136,7 +136,7 @@ import Testing
                 """)
         }
         let store = try NotificationStore(path: path)
-        let entry = try #require(store.entry(5).map { Dictionary(uniqueKeysWithValues: $0) })
+        let entry = try #require(store.entry(5).map { record($0) })
         #expect(entry["summary"] == .string("old") && entry["unread"] == .bool(false))
         var version: Int64 = 0
         try store.database.run("PRAGMA user_version") { version = $0.integer(0) }
@@ -171,7 +171,7 @@ import Testing
         do {
             let store = try NotificationStore(path: path) { _, message in said.append(message) }
             #expect(try pages(store) == (4096, "wal"))
-            #expect(store.entry(5).map { Dictionary(uniqueKeysWithValues: $0)["summary"] } == .string("old"))
+            #expect(store.entry(5).map { record($0)["summary"] } == .string("old"))
             store.record(notification(6), wall: 2)
             store.commit()
         }
@@ -291,7 +291,7 @@ import Testing
         store.recordClosed(2, reason: .expired, wall: 3)
         store.recordClosed(3, reason: .closedByCall, wall: 3)
         let states = store.history(.init()).map { entry in
-            let fields = Dictionary(uniqueKeysWithValues: entry)
+            let fields = record(entry)
             return "\(fields["state"]?.string ?? "") \(fields["unread"]?.bool ?? false)"
         }
         #expect(states == ["closed false", "closed true", "read false"], "read stays read; a timed-out banner stays unread")
@@ -314,7 +314,7 @@ import Testing
             store.holdCommits()
             store.markRead(2, dismissed: false, wall: 1)
         }  // closed with the second read not committed, as by a crash before the turn's end
-        let states = try NotificationStore(path: path).history(.init()).map { Dictionary(uniqueKeysWithValues: $0)["state"] }
+        let states = try NotificationStore(path: path).history(.init()).map { record($0)["state"] }
         #expect(states == [.string("presented"), .string("read")])
     }
 

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeControl
 import Foundation
 
 /// A new, empty folder of its own under the temporary directory, for one test's files.
@@ -13,4 +14,9 @@ func storedNotification(_ id: UInt32, app: String = "mail", summary: String = "s
     let request = NotificationRequest(appName: app, summary: summary, body: body, actions: [Action(key: "default", label: "Open")])
     return Notification(id: id, request: request, sender: ":1.1", created: .init(milliseconds: 0),
                         updated: .init(milliseconds: 0), expires: nil)
+}
+
+/// A center entry as the control interface's record carries it, by key.
+func record(_ entry: CenterEntry) -> [String: BusValue] {
+    Dictionary(NotificationRecord.entries(entry), uniquingKeysWith: { _, last in last })
 }
