@@ -69,6 +69,7 @@ bench-quick: deps bench-build
 bench-build:
 	rm -rf "$$($(SWIFT) build -c release --show-bin-path)"
 	$(SWIFT) build -c release --product chimed
+	$(SWIFT) build -c release --product chime-presenter
 	$(SWIFT) build -c release --product chime-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	cc -O2 -pthread -o $$bin/reference-server bench/reference-server.c $$(pkg-config --cflags --libs dbus-1) && \
