@@ -16,8 +16,9 @@ final class EarlyNotify: Sendable {
     /// What the bus thread made of a Notify: its texts' key, and the id it was answered with,
     /// if it was.
     struct Passed: Sendable {
-        /// The call from its start, for the decoder: its message is marshalled once.
-        let call: ArgumentReader
+        /// The call's arguments as read here, for the decoder: its message is marshalled and
+        /// its layout read once.
+        let call: NotifyArguments
         let texts: RepeatDetector.Key
         let id: UInt32?
         /// Where the call journal keeps it until the center has it (`CallJournal.settle`).

@@ -27,9 +27,9 @@ extension Daemon {
                 let passed = call.carried as? EarlyNotify.Passed
                 defer { if let passed { attention.repeatGate.handled(passed.texts) } }
                 do throws(RequestError) {
-                    let reader = passed?.call ?? ArgumentReader(call.message)
-                    if reader.messageBytes.count > Self.largeCallBytes { releaseMemorySoon() }
-                    var request = try decoder.decode(reader)
+                    let arguments = if let passed { passed.call } else { try NotifyArguments(ArgumentReader(call.message)) }
+                    if arguments.messageBytes.count > Self.largeCallBytes { releaseMemorySoon() }
+                    var request = try decoder.decode(arguments)
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
                     try keepAttachments(of: &request, wall: now.wall)

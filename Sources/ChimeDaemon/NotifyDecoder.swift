@@ -13,17 +13,15 @@ public struct NotifyDecoder: Sendable {
     /// Reads Notify's arguments (susssasa{sv}i; the object server checked the signature)
     /// straight off the message, with no BusValue tree for the arguments themselves.
     public func decode(_ message: Message) throws(RequestError) -> NotificationRequest {
-        try decode(ArgumentReader(message))
+        try decode(NotifyArguments(ArgumentReader(message)))
     }
 
-    /// The same, from a reader at the call's start (the bus thread's, `NotifyFirstLook.call`).
-    public func decode(_ call: ArgumentReader) throws(RequestError) -> NotificationRequest {
-        var reader = call
-        guard let appName = reader.string(), let replacesID = reader.uint32(), let appIcon = reader.string(),
-              let summary = reader.string(), let body = reader.string(), let actions = reader.stringPairs(upTo: NotifyLimits.actions + 1, Action.init),
-              let rawHints = reader.hints(), let timeout = reader.int32()
-        else { throw .invalidArgument("Notify takes (susssasa{sv}i)") }
-        guard actions.count.isMultiple(of: 2) else { throw Action.unpaired(actions.count) }
+    /// The same, from the arguments as the bus thread read them (`NotifyFirstLook.call`).
+    func decode(_ call: NotifyArguments) throws(RequestError) -> NotificationRequest {
+        let appName = NotifyArguments.text(call.appName), appIcon = NotifyArguments.text(call.appIcon)
+        let summary = NotifyArguments.text(call.summary), body = NotifyArguments.text(call.body)
+        let actions = (pairs: call.actions(upTo: NotifyLimits.actions + 1), count: call.actionStrings)
+        let (replacesID, rawHints, timeout) = (call.replacesID, call.hints, call.timeout)
         var hintProblems: [String] = []
         var problems: [String] = []
         let kept = actions.count > 2 * NotifyLimits.actions || actions.pairs.contains(where: Self.isOverLimit)
