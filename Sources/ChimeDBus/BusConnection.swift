@@ -7,20 +7,20 @@ import ChimeGLib
 /// attaches it to the GLib main loop; chimed serves it from a bus thread of its own
 /// (`attachToBusThread`), which reads, answers what it can at once, and hands the rest over.
 ///
-/// `@unchecked Sendable`: libdbus is thread-safe, and what this class keeps is touched by one
-/// thread only: `waiting` and `early` by the bus thread, the rest by the main thread.
+/// `@unchecked Sendable`: libdbus is thread-safe; how the connection is served is set once,
+/// before a bus thread starts, and each way keeps its own state (`MainLoopServing`,
+/// `BusThreadServing`).
 public final class BusConnection: @unchecked Sendable {
     let raw: OpaquePointer
-    private var glue: MainLoopGlue?
-    private var busThread: BusThread?
-    private var inbox: Inbox?
-    private var early: (@Sendable (Message) -> EarlyAnswer?)?
-    private var handler: ((Message) -> Bool)?
-    private var turnEnded: () -> Void = {}
-    /// On the main loop, messages wait here and are handled a sender at a time in turn.
-    private var waiting: FairQueue?
-    /// Messages read ahead at most: enough to see past a flood, bounded in memory.
-    private static let readAhead = 4_096
+
+    /// How incoming messages are served, set once: none for blocking calls alone.
+    private enum Serving {
+        /// Each message to a handler as libdbus dispatches it (`readWriteDispatch`).
+        case handler((Message) -> Bool)
+        case mainLoop(MainLoopServing)
+        case busThread(BusThreadServing)
+    }
+    private var serving: Serving?
 
     /// Connects to `address`, or to DBUS_SESSION_BUS_ADDRESS (DBUS_SYSTEM_BUS_ADDRESS with
     /// `system`) when nil, and says hello.
@@ -47,8 +47,11 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     deinit {
-        busThread?.stop()
-        glue?.detach()
+        switch serving {
+        case .busThread(let thread)?: thread.end()
+        case .mainLoop(let loop)?: loop.detach()
+        case .handler?, nil: break
+        }
         dbus_connection_close(raw)
         dbus_connection_unref(raw)
     }
@@ -59,25 +62,10 @@ public final class BusConnection: @unchecked Sendable {
     /// `handler`, which returns whether it handled it (libdbus answers unhandled calls).
     /// Incoming messages are read ahead and handled fairly: one from each sender in turn, so
     /// a client that floods delays only itself.
-    /// `turnEnded` runs after each turn's messages were handled (see `serveWaiting`).
+    /// `turnEnded` runs after each turn's messages were handled.
     public func attachToMainLoop(handler: @escaping (Message) -> Bool, turnEnded: @escaping () -> Void = {}) {
-        waiting = FairQueue()
-        self.turnEnded = turnEnded
-        setHandler(handler)
-        glue = MainLoopGlue(connection: raw) { [unowned self] in serveWaiting() }
-    }
-
-    /// One turn of the main loop's work: read what the socket holds (bounded), then handle up to
-    /// 64 messages in turn. True while there is more to do.
-    private func serveWaiting() -> Bool {
-        readAhead()
-        var served = 0
-        while served < 64, let message = waiting?.next() {
-            serve(message)
-            served += 1
-        }
-        if served > 0 { turnEnded() }
-        return !(waiting?.isEmpty ?? true) || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
+        serve(.mainLoop(MainLoopServing(connection: raw, handler: handler, turnEnded: turnEnded,
+                                        refuse: { [unowned self] in refuseUnhandled($0) })))
     }
 
     /// Serves this connection from a thread of its own. Each incoming message goes first to
@@ -87,43 +75,13 @@ public final class BusConnection: @unchecked Sendable {
     /// `turnEnded` runs on the main loop after each turn's messages were handled.
     public func attachToBusThread(early: @escaping @Sendable (Message) -> EarlyAnswer?,
                                   handler: @escaping (Arrival) -> Bool, turnEnded: @escaping () -> Void) {
-        waiting = FairQueue()
-        self.early = early
-        self.turnEnded = turnEnded
-        let inbox = Inbox()
-        self.inbox = inbox
-        // The filter queues every message in `waiting`; the handler it would call otherwise is unused.
-        setHandler { _ in false }
-        let thread = BusThread(connection: raw) { [unowned self] in handOver() }
-        busThread = thread
-        let serve = { [unowned self] (limit: Int) -> Bool in
-            let (arrivals, more, wasFull) = inbox.take(upTo: limit)
-            for arrival in arrivals where !handler(arrival) && !arrival.answered {
-                refuseUnhandled(arrival.message)
-            }
-            if !arrivals.isEmpty { turnEnded() }
-            if wasFull { thread.wake() }
-            return more
-        }
-        serveInbox = serve
-        inboxSource = GLibSources.readable(inbox.descriptor) {
-            _ = serve(64)
-            return true
-        }
+        serve(.busThread(BusThreadServing(connection: raw, early: early, handler: handler, turnEnded: turnEnded,
+                                          send: { [unowned self] in send($0) }, refuse: { [unowned self] in refuseUnhandled($0) })))
     }
 
-    private var serveInbox: ((Int) -> Bool)?
-    private var inboxSource: UInt32?
-
-    /// Ends the bus thread, then hands what it passed on to the handler: calls it answered are
-    /// handled, as their apps were told. Calls it had not taken yet stay unanswered.
+    /// Ends the bus thread, then hands what it passed on to the handler (`BusThreadServing.stop`).
     public func stopBusThread() {
-        busThread?.stop()
-        busThread = nil
-        if let inboxSource { GLibSources.remove(inboxSource) }
-        inboxSource = nil
-        while serveInbox?(64) == true {}
-        serveInbox = nil
+        if case .busThread(let thread)? = serving { thread.stop() }
     }
 
     /// On the main loop, for a call that came on another connection: first handles what this
@@ -131,53 +89,12 @@ public final class BusConnection: @unchecked Sendable {
     /// after `notify-send`, a pipelined GetStatus) sees what the Notify made, as it would on one
     /// connection. Waits for the bus thread at most a few milliseconds.
     public func catchUp() {
-        guard let busThread, let serveInbox else { return }
-        busThread.catchUp(timeoutMilliseconds: 50)
-        _ = serveInbox(Inbox.capacity)
+        if case .busThread(let thread)? = serving { thread.catchUp() }
     }
 
     /// Starts the bus thread `attachToBusThread` made: calls wait in the socket until then.
-    public func startBusThread() { busThread?.start() }
-
-    /// On the bus thread: reads ahead into the fair queue (bounded), then hands
-    /// messages in turn to the main loop while it has room, answering early what can be.
-    /// True while the queue is full: read no more until woken.
-    private func handOver() -> Bool {
-        guard let inbox else { return false }
-        readAhead()
-        while inbox.hasRoom, let message = waiting?.next() {
-            let answer = message.kind == .methodCall ? early?(message) : nil
-            if let reply = answer?.reply, message.expectsReply {
-                switch reply {
-                case .success(let values): send(message.reply(values))
-                case .failure(let error): send(message.errorReply(error))
-                }
-            }
-            if case .failure? = answer?.reply { continue }
-            inbox.push(Arrival(message: message, carried: answer?.carried, answered: answer?.reply != nil))
-        }
-        return (waiting?.count ?? 0) >= Self.readAhead
-    }
-
-    /// Takes what the socket holds into the fair queue, bounded: up to 64 more reads while a
-    /// backlog is there to be seen past.
-    private func readAhead() {
-        var reads = 0
-        while (waiting?.count ?? 0) < Self.readAhead {
-            // Dispatching only queues (the filter below); libdbus still answers Peer calls and
-            // completes pending calls itself.
-            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS, (waiting?.count ?? 0) < Self.readAhead {}
-            // A lone message needs no looking ahead: only a backlog can hide another sender's call.
-            guard reads < 64, (waiting?.count ?? 0) > 1, dbus_connection_get_is_connected(raw) != 0 else { break }
-            reads += 1
-            dbus_connection_read_write(raw, 0)
-            if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS { break }
-        }
-    }
-
-    /// Handles one waiting message; a call nobody handled gets libdbus's usual UnknownMethod error.
-    private func serve(_ message: Message) {
-        if handler?(message) != true { refuseUnhandled(message) }
+    public func startBusThread() {
+        if case .busThread(let thread)? = serving { thread.start() }
     }
 
     private func refuseUnhandled(_ message: Message) {
@@ -259,15 +176,24 @@ public final class BusConnection: @unchecked Sendable {
     /// Sends every incoming message to `handler`, which returns whether it handled it;
     /// without a main loop, messages arrive from readWriteDispatch.
     public func setHandler(_ handler: @escaping (Message) -> Bool) {
-        self.handler = handler
+        serve(.handler(handler))
+    }
+
+    /// Takes every incoming message as `serving` says: into a backlog to be served in turn, or
+    /// straight to a handler.
+    private func serve(_ serving: Serving) {
+        precondition(self.serving == nil, "a connection is served one way")
+        self.serving = serving
         dbus_connection_add_filter(raw, { _, message, data in
             let connection = Unmanaged<BusConnection>.fromOpaque(data!).takeUnretainedValue()
-            if connection.waiting != nil {
-                connection.waiting!.append(Message(borrowing: message!))
-                return DBUS_HANDLER_RESULT_HANDLED
+            switch connection.serving {
+            case .mainLoop(let loop)?: loop.backlog.append(Message(borrowing: message!))
+            case .busThread(let thread)?: thread.backlog.append(Message(borrowing: message!))
+            case .handler(let handler)?:
+                return handler(Message(borrowing: message!)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            case nil: return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }
-            return connection.handler?(Message(borrowing: message!)) ?? false
-                ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            return DBUS_HANDLER_RESULT_HANDLED
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 }
