@@ -13,6 +13,7 @@ final class AttachmentFolder {
 
     init(stateFolder: String) {
         root = stateFolder + "/attachments"
+        mayHaveFiles = FolderEntries.list(root).contains { folder in folder.isFolder && !FolderEntries.list(folder.path).isEmpty }
     }
 
     /// Checks the files `requests` name and copies those that pass into `app`'s folder, within
@@ -69,9 +70,9 @@ final class AttachmentFolder {
         return removed
     }
 
-    /// Whether a file may be stored: until the first sweep, and from the first file kept on to
-    /// a sweep that leaves none. Without files nothing needs sweeping.
-    private(set) var mayHaveFiles = true
+    /// Whether a file may be stored: one was there at start, or one was kept since the last
+    /// sweep that left none. Without files nothing needs sweeping (nor the center asked what it names).
+    private(set) var mayHaveFiles: Bool
 
     /// The app's folder: its name kept to letters, digits, '.', '-' and '_'.
     func appFolder(_ app: String) -> String {

@@ -41,18 +41,8 @@ import Testing
     @Test func theBannerShowsTheFirstFileAndAClickOpensIt() throws {
         let display = try XDisplay()
         let bus = try TestBus(daemon: false, display: display)
-        // The desktop's viewer for PNG: a program that writes down what it was asked to open.
-        let opened = bus.directory.appendingPathComponent("opened").path
-        let applications = bus.directory.appendingPathComponent("data/applications")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try """
-        [Desktop Entry]
-        Type=Application
-        Name=Fake Viewer
-        Exec=/bin/sh -c 'echo "$1" > \(opened)' sh %f
-        MimeType=image/png;
-        """.write(to: applications.appendingPathComponent("fake-viewer.desktop"), atomically: true, encoding: .utf8)
-        try bus.writeConfig("[Default Applications]\nimage/png=fake-viewer.desktop\n", file: "../mimeapps.list")
+        // The desktop's handler: a program that writes down what it was asked to open.
+        let opened = try bus.installHandler(for: "image/png", field: "%f")
         try bus.startDaemon()
         let files = try Self.makeFiles(in: bus)
         let client = try bus.client()

@@ -777,18 +777,8 @@ extension PopupTests {
     @Test func aLinkIsATargetOfItsOwnAndNeverCoversTheBody() throws {
         let display = try XDisplay()
         let bus = try TestBus(daemon: false, display: display)
-        // The desktop's handler for https: a program that writes down what it was asked to open.
-        let opened = bus.directory.appendingPathComponent("opened").path
-        let applications = bus.directory.appendingPathComponent("data/applications")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try """
-        [Desktop Entry]
-        Type=Application
-        Name=Fake Browser
-        Exec=/bin/sh -c 'echo "$1" > \(opened)' sh %u
-        MimeType=x-scheme-handler/https;
-        """.write(to: applications.appendingPathComponent("fake-browser.desktop"), atomically: true, encoding: .utf8)
-        try bus.writeConfig("[Default Applications]\nx-scheme-handler/https=fake-browser.desktop\n", file: "../mimeapps.list")
+        // The desktop's handler: a program that writes down what it was asked to open.
+        let opened = try bus.installHandler(for: "x-scheme-handler/https", field: "%u")
         try bus.startDaemon()
         let client = try bus.client()
         try client.listen()

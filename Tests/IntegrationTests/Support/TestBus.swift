@@ -225,4 +225,23 @@ final class TestBus: @unchecked Sendable {
 
     /// A client connection of our own, to send exactly what a test needs.
     func client() throws -> TestClient { try TestClient(address: address) }
+
+    /// Makes a program that writes down what it was asked to open the desktop's handler for
+    /// `type` (a MIME type, or `x-scheme-handler/https`), as mimeapps.list in the test's config
+    /// says; `field` is how its desktop file takes what it opens (`%u` a URI, `%f` a path).
+    /// Returns the file it writes to. Call before chimed starts.
+    func installHandler(for type: String, field: String) throws -> String {
+        let opened = directory.appendingPathComponent("opened").path
+        let applications = directory.appendingPathComponent("data/applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try """
+        [Desktop Entry]
+        Type=Application
+        Name=Fake Handler
+        Exec=/bin/sh -c 'echo "$1" > \(opened)' sh \(field)
+        MimeType=\(type);
+        """.write(to: applications.appendingPathComponent("fake-handler.desktop"), atomically: true, encoding: .utf8)
+        try writeConfig("[Default Applications]\n\(type)=fake-handler.desktop\n", file: "../mimeapps.list")
+        return opened
+    }
 }
