@@ -55,12 +55,19 @@ import Testing
         #expect(try XDisplay.brightness(x: 20, y: 300, width: 380, height: 200, in: shot) == 0, "nothing at the left")
         #expect(try Self.cards(in: shot, panelX: display.width - 420) == 3, "Mail's two and Chat's one, each a card")
 
-        // The newest notification has the focus: Enter is its default action.
+        // The newest notification has the focus: Enter is its default action. The list is drawn
+        // anew once the center says so (Grace read): keys sent before that would land on rows the
+        // redraw replaces, so each step waits until the panel looks different.
+        let region = (x: display.width - 420, y: 0, width: 420, height: display.height)
         try display.run("/usr/bin/xdotool", ["key", "Return"])
         #expect(app.waitUntil { app.signals(named: "ActionInvoked").contains { $0.arguments == [.uint32(grace), .string("default")] } })
+        #expect(try display.waitUntilRedrawn(region, from: shot), "the panel shows Grace read")
         // Up to its group, Tab to the group's first button, Mark read: the dock's count falls to 0.
+        let beforeRead = bus.directory.appendingPathComponent("before-read.png").path
+        try display.screenshot(to: beforeRead)
         try display.run("/usr/bin/xdotool", ["key", "Up", "Tab", "Return"])
         #expect(dock.waitFor("org.example.Mail", count: 0, visible: false))
+        #expect(try display.waitUntilRedrawn(region, from: beforeRead), "the panel shows Mail read")
         // Down past Grace to Ada, and Delete: dismissed (reason 2) and gone from the center.
         try display.run("/usr/bin/xdotool", ["key", "Down", "Down", "Delete"])
         #expect(app.waitUntil { app.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(ada), .uint32(2)] } })

@@ -148,6 +148,25 @@ final class XDisplay: @unchecked Sendable {
         return stride(from: 0, to: values.count, by: columns).map { Array(values[$0..<min($0 + columns, values.count)]) }
     }
 
+    /// Waits (up to 10 s) until a region of the screen differs from the same region of the
+    /// screenshot `before`: what was there has been drawn anew. False when it never does.
+    func waitUntilRedrawn(_ region: (x: Int, y: Int, width: Int, height: Int), from before: String) throws -> Bool {
+        let now = before + ".now.png"
+        let crop = "\(region.width)x\(region.height)+\(region.x)+\(region.y)"
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            try screenshot(to: now)
+            // ImageMagick's count of pixels that differ, on stderr; exit status 1 when any do.
+            let compare = try Subprocess("/usr/bin/compare", ["-metric", "AE", "(", before, "-crop", crop, "+repage", ")",
+                                                              "(", now, "-crop", crop, "+repage", ")", "null:"],
+                                         environment: ProcessInfo.processInfo.environment)
+            _ = compare.wait(timeout: 20)
+            if let differing = Double(compare.stderr.split(separator: " ").first ?? ""), differing > 0 { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
     func screenshot(to path: String) throws {
         try run("/usr/bin/import", ["-window", "root", path])
     }
