@@ -17,6 +17,11 @@ public enum NotificationRecord {
         return entries(open ?? entry.notification).filter { !names.contains($0.0) } + center
     }
 
+    /// The keys that carry what a hidden preview hides, besides the summary and body it
+    /// replaces: a redacted record (here, or the center's as shown, `History` with `as-shown`)
+    /// has none of them.
+    public static let previewKeys: Set<String> = ["person", "image-path", "image-data", "avatar-path", "avatar-data", "attachments"]
+
     /// The record's entries, for one that adds the center's own (`Show`).
     public static func entries(_ notification: Notification, asPresented: Bool = false) -> [(String, BusValue)] {
         let request = notification.request

@@ -192,7 +192,7 @@ extension Daemon {
         guard attention.hidesPreviews(of: app) else { return nil }
         let name = entry.first { $0.0 == "app-name" }?.1.string ?? app
         let category = entry.first { $0.0 == "category" }?.1.string
-        return entry.filter { !["summary", "body", "person", "attachments"].contains($0.0) }
+        return entry.filter { $0.0 != "summary" && $0.0 != "body" && !NotificationRecord.previewKeys.contains($0.0) }
             + [("summary", .string(name)), ("body", .string(HiddenPreview.body(placeholder: nil, category: category))), ("redacted", .bool(true))]
     }
 
