@@ -1,3 +1,4 @@
+import CGLib
 import ChimeCore
 import ChimeGLib
 import CShims
@@ -35,7 +36,8 @@ final class AttachmentFolder {
         }
         guard !checked.isEmpty else { return [] }
         let folder = appFolder(app)
-        StateFolder.secure(folder)
+        // Only what is missing, private; the copies are made 0600.
+        g_mkdir_with_parents(folder, 0o700)
         mayHaveFiles = true
         var kept: [Attachment] = []
         for file in checked {

@@ -41,12 +41,15 @@ extension Daemon {
                                application: notification.request.appName))
     }
 
-    /// After an event that may let go of a notification's files (closed, updated in place,
-    /// deleted from the center): a sweep soon, while any file is stored.
+    /// After an event that may let go of a notification's files: a sweep soon, while any file is
+    /// stored. A close lets go only of a notification's own files (when the center never kept it);
+    /// an update in place, of what the notification it replaced carried; a delete, of what the
+    /// center held.
     func mayReleaseAttachments(_ event: ServerEvent) {
         guard attachments.mayHaveFiles else { return }
         switch event {
-        case .closed, .updated, .deleted: sweepAttachmentsSoon()
+        case .closed(let notification, _) where !notification.request.hints.attachments.isEmpty: sweepAttachmentsSoon()
+        case .updated, .deleted: sweepAttachmentsSoon()
         default: break
         }
     }

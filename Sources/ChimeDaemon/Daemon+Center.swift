@@ -55,8 +55,8 @@ extension Daemon {
             // The model and the center both take the time the call came, not the restart's.
             var now = now
             now.wall = call.wall
-            // Its app was answered: a file it named that is gone now is dropped, not refused.
-            for index in request.hints.attachmentRequests.indices { request.hints.attachmentRequests[index].required = false }
+            // Only KDE's files come this way (a call naming Chime's is never answered early), and
+            // one gone since is dropped.
             try? keepAttachments(of: &request, wall: call.wall)
             guard let (_, events) = try? attention.notify(request, from: call.sender, now: now, id: call.id) else { continue }
             apply(events, wall: call.wall)
