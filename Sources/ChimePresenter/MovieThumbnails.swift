@@ -122,11 +122,11 @@ final class MovieThumbnails {
     }
 
     private static func remove(_ folder: String) {
-        for entry in (try? contents(of: folder)) ?? [] { unlink(folder + "/" + entry) }
+        for entry in contents(of: folder) { unlink(folder + "/" + entry) }
         rmdir(folder)
     }
 
-    private static func contents(of folder: String) throws -> [String] {
+    private static func contents(of folder: String) -> [String] {
         guard let listing = g_dir_open(folder, 0, nil) else { return [] }
         defer { g_dir_close(listing) }
         var names: [String] = []
@@ -185,7 +185,7 @@ final class MovieThumbnails {
         }
         var found: [Thumbnailer] = []
         for folder in folders.map({ $0 + "/thumbnailers" }) {
-            for name in ((try? contents(of: folder)) ?? []).sorted() where name.hasSuffix(".thumbnailer") {
+            for name in contents(of: folder).sorted() where name.hasSuffix(".thumbnailer") {
                 guard case .success(let text) = FileContents.read(folder + "/" + name) else { continue }
                 let file = KeyFile()
                 guard file.load(text) == nil, let exec = file.string("Thumbnailer Entry", "Exec") else { continue }
