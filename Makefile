@@ -73,6 +73,7 @@ bench-build:
 	$(SWIFT) build -c release --product chime-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	cc -O2 -pthread -o $$bin/reference-server bench/reference-server.c $$(pkg-config --cflags --libs dbus-1) && \
+	cc -O2 -o $$bin/screen-watch bench/screen-watch.c $$(pkg-config --cflags --libs wayland-client) && \
 	cp bench/dunstrc $$bin/dunstrc
 
 # The functions chimed runs, laid out together by the linker (see Package.swift); remade from a

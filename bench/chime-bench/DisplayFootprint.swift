@@ -56,13 +56,7 @@ struct DisplayFootprint {
         }
         let watcher = try BenchClient(address: address)
         try watcher.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'")
-        let (executable, arguments): (String, [String]) = switch kind {
-        case .chimed: (binaries.appendingPathComponent("chimed").path, [])
-        case .dunst: ("/usr/bin/dunst", ["-config", binaries.appendingPathComponent("dunstrc").path])
-        case .mako: ("/usr/bin/mako", [])
-        }
-        guard access(executable, X_OK) == 0 else { throw TestFailure("\(executable) is not installed") }
-        let server = try Subprocess(executable, arguments, environment: env)
+        let server = try start(kind, binaries: binaries, environment: env)
         defer { server.signal(SIGTERM); _ = server.wait(timeout: 10); server.signal(SIGKILL) }
         guard watcher.waitForSignal("NameOwnerChanged", timeout: 30) else { throw TestFailure("\(kind) did not take the name") }
         _ = sway
@@ -96,6 +90,17 @@ struct DisplayFootprint {
         figures.fiveBanners = shown.reduce(0) { $0 + Self.pss(of: $1) }
         figures.processes = shown.count
         return figures
+    }
+
+    /// The server, with its default config (dunst with the benchmark's).
+    static func start(_ kind: Kind, binaries: URL, environment: [String: String]) throws -> Subprocess {
+        let (executable, arguments): (String, [String]) = switch kind {
+        case .chimed: (binaries.appendingPathComponent("chimed").path, [])
+        case .dunst: ("/usr/bin/dunst", ["-config", binaries.appendingPathComponent("dunstrc").path])
+        case .mako: ("/usr/bin/mako", [])
+        }
+        guard access(executable, X_OK) == 0 else { throw TestFailure("\(executable) is not installed") }
+        return try Subprocess(executable, arguments, environment: environment)
     }
 
     /// A process and its descendants.

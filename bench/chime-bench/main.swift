@@ -8,6 +8,7 @@ import Glibc
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
 //        chime-bench BINDIR --search [--quick]   (control calls and the center's search alone)
 //        chime-bench BINDIR --display            (memory with a display alone: chimed, dunst, mako)
+//        chime-bench BINDIR --latency [--quick]  (Notify to banner on screen alone: chimed, dunst, mako)
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
 // reference-10us and reference-20us (the reference with that much work of its own a Notify), and,
 // only with --only, reference-thread-20us and reference-5us-thread-20us (Server.Kind).
@@ -103,6 +104,12 @@ if arguments.contains("--display") {
     print(DisplayFootprint.measure(binaries: binaries).report)
     exit(0)
 }
+let latencySamples = quick ? (cold: 3, warm: 5) : (cold: 15, warm: 30)
+if arguments.contains("--latency") {
+    // Notify to banner on screen alone, as the full run measures it.
+    print(BannerLatency.measure(binaries: binaries, coldSamples: latencySamples.cold, warmSamples: latencySamples.warm).report)
+    exit(0)
+}
 if arguments.contains("--search") {
     // The center's search alone, as the full run measures it.
     print(ControlCalls.measure(binaries: binaries, pulse: nil, count: quick ? 2_000 : 10_000).report)
@@ -151,6 +158,7 @@ for (kind, measured) in runs { results[kind] = Metrics.medians(of: measured) }
 var soak: Soak?
 var controlCalls: ControlCalls?
 var displayFootprint: DisplayFootprint?
+var bannerLatency: BannerLatency?
 if kinds.contains(.chimed) {
     let soaked = quick ? 10_000 : 100_000, kept = quick ? 2_000 : 10_000
     print("soaking chimed: \(soaked) notifications...")
@@ -163,6 +171,9 @@ if kinds.contains(.chimed) {
         print("measuring memory with a display: chimed, dunst, mako...")
         fflush(nil)
         displayFootprint = DisplayFootprint.measure(binaries: binaries)
+        print("measuring Notify to banner on screen: chimed, dunst, mako...")
+        fflush(nil)
+        bannerLatency = BannerLatency.measure(binaries: binaries, coldSamples: latencySamples.cold, warmSamples: latencySamples.warm)
     }
 }
 pulse?.stop()
@@ -243,6 +254,7 @@ for (kind, metrics) in results.sorted(by: { $0.key.rawValue < $1.key.rawValue })
 if let soak { report += "\n" + soak.report }
 if let controlCalls { report += "\n" + controlCalls.report }
 if let displayFootprint { report += "\n" + displayFootprint.report }
+if let bannerLatency { report += "\n" + bannerLatency.report }
 print("")
 print(report)
 if let output, !quick {
