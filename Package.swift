@@ -70,8 +70,10 @@ let package = Package(
                           ]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeControl", "ChimeDBus", "ChimeCore", "CGLib"]),
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
+        // The Swift runtime linked in, as in chimed: about 2 MB less with banners on screen.
         .executableTarget(name: "chime-presenter", dependencies: ["ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
-                                                                  "ChimeGLib", "ChimeCore", "CShims"]),
+                                                                  "ChimeGLib", "ChimeCore", "CShims"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Build-time tool: turns dbus/*.xml into Swift string constants.
         .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),
