@@ -70,6 +70,7 @@ bench-build:
 	rm -rf "$$($(SWIFT) build -c release --show-bin-path)"
 	$(SWIFT) build -c release --product chimed
 	$(SWIFT) build -c release --product chime-presenter
+	$(SWIFT) build -c release --product chime-sound
 	$(SWIFT) build -c release --product chime-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	cc -O2 -pthread -o $$bin/reference-server bench/reference-server.c $$(pkg-config --cflags --libs dbus-1) && \
@@ -92,12 +93,13 @@ UNIT_DIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(PREFIX)/share/systemd/user,$(PR
 # is newer than every source.
 release:
 	@bin=$$($(SWIFT) build -c release --show-bin-path); \
-	if [ -x "$$bin/chimed" ] && [ -x "$$bin/chimectl" ] && [ -x "$$bin/chime-presenter" ] && \
+	if [ -x "$$bin/chimed" ] && [ -x "$$bin/chimectl" ] && [ -x "$$bin/chime-presenter" ] && [ -x "$$bin/chime-sound" ] && \
 	   [ -z "$$(find Sources Package.swift -newer "$$bin/chimed" -print -quit)" ]; then \
 	    echo "release build is up to date in $$bin"; \
 	else \
 	    rm -rf "$$bin" && $(SWIFT) build -c release --product chimed && \
-	    $(SWIFT) build -c release --product chimectl && $(SWIFT) build -c release --product chime-presenter; \
+	    $(SWIFT) build -c release --product chimectl && $(SWIFT) build -c release --product chime-presenter && \
+	    $(SWIFT) build -c release --product chime-sound; \
 	fi
 
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML. Installs the
@@ -112,7 +114,8 @@ install:
 	bin=.build/release; \
 	install -Dm755 $$bin/chimed $(DESTDIR)$(PREFIX)/bin/chimed; \
 	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl; \
-	install -Dm755 $$bin/chime-presenter $(DESTDIR)$(PREFIX)/bin/chime-presenter
+	install -Dm755 $$bin/chime-presenter $(DESTDIR)$(PREFIX)/bin/chime-presenter; \
+	install -Dm755 $$bin/chime-sound $(DESTDIR)$(PREFIX)/bin/chime-sound
 	install -d $(DESTDIR)$(PREFIX)/share/dbus-1/services $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces \
 	           $(DESTDIR)$(UNIT_DIR)
 	for f in org.freedesktop.Notifications.service dev.chime.Chime1.service org.freedesktop.impl.portal.desktop.chime.service; do \
@@ -129,6 +132,7 @@ install:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl $(DESTDIR)$(PREFIX)/bin/chime-presenter \
+	      $(DESTDIR)$(PREFIX)/bin/chime-sound \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.Notifications.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/dev.chime.Chime1.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.impl.portal.desktop.chime.service \

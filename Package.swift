@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "chimed", targets: ["chimed"]),
         .executable(name: "chimectl", targets: ["chimectl"]),
         .executable(name: "chime-presenter", targets: ["chime-presenter"]),
+        .executable(name: "chime-sound", targets: ["chime-sound"]),
     ],
     targets: [
         // System libraries: a module map and pkg-config, nothing else.
@@ -45,7 +46,7 @@ let package = Package(
         // libdbus on a GLib main loop; interfaces declared by the XML in dbus/.
         .target(name: "ChimeDBus", dependencies: ["ChimeCore", "ChimeGLib", "CDBus", "CGLib", "CShims"],
                 plugins: ["EmbedInterfaces"]),
-        // Sound through libcanberra, on a thread of its own.
+        // Sound through libcanberra, on a thread of its own, in chime-sound (never in chimed).
         .target(name: "ChimeSound", dependencies: ["ChimeCore", "CCanberra", "CGLib", "ChimeGLib"]),
         // The notification center's persistence: SQLite in WAL mode.
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
@@ -54,7 +55,7 @@ let package = Package(
         // What the person is doing: the focused window and fullscreen, from the display.
         .target(name: "ChimeDesktop", dependencies: ["ChimeCore", "ChimeGLib", "CDesktop"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
-        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeSound", "ChimeStore",
+        .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeStore",
                                                     "ChimeDesktop", "ChimeConfig", "ChimeControl", "CGLib", "CShims"]),
         // The Swift runtime linked in: about 2.7 MB less memory for a process that runs all
         // session long (no relocated copies of the runtime's libraries, none of the unused ones).
@@ -73,6 +74,9 @@ let package = Package(
         // The Swift runtime linked in, as in chimed: about 2 MB less with banners on screen.
         .executableTarget(name: "chime-presenter", dependencies: ["ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
                                                                   "ChimeGLib", "ChimeCore", "CShims"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+        // chimed's sounds, in a child it starts for them and lets go when they are played.
+        .executableTarget(name: "chime-sound", dependencies: ["ChimeSound", "ChimeGLib", "ChimeCore"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Build-time tool: turns dbus/*.xml into Swift string constants.
@@ -106,7 +110,7 @@ let package = Package(
 // was 1.2 MB of program text, much of it resident. Text is searched with `firstByteRange(of:)`.
 let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter", "ChimeDesktop",
                     "ChimeConfig", "ChimeControl",
-                    "ChimeDaemon", "chimed", "chimectl", "chime-presenter"]
+                    "ChimeDaemon", "chimed", "chimectl", "chime-presenter", "chime-sound"]
 let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
 // Release builds of what Chime ships, for the Notify path (BENCHMARKS.md, session 12):
 // - full cross-module optimisation: the core's small accessors are inlined into the daemon and

@@ -37,7 +37,7 @@ extension Daemon {
             throw BusError(BusError.failed, "\(attachment.name) was deleted: its app's attachments were over their quota")
         }
         let sounds = attention.settings.sounds
-        soundPlayer.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
+        soundChild.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
                                application: notification.request.appName))
     }
 

@@ -2,7 +2,6 @@ import ChimeControl
 import ChimeCore
 import ChimeDBus
 import ChimeGLib
-import ChimeSound
 import CShims
 import Glibc
 
@@ -103,7 +102,7 @@ extension Daemon {
                 choice.file = nil
             }
             let sounds = attention.settings.sounds
-            soundPlayer.play(.init(choice: choice, theme: sounds.theme, volume: sounds.volume,
+            soundChild.play(.init(choice: choice, theme: sounds.theme, volume: sounds.volume,
                                    application: notification.appIdentity))
         case .runHook(let notification, let hook):
             hooks.run(hook, for: notification)

@@ -3,7 +3,6 @@ import ChimeControl
 import ChimeCore
 import ChimeDBus
 import ChimeGLib
-import ChimeSound
 import ChimeStore
 import CShims
 import Glibc
@@ -57,7 +56,7 @@ public final class Daemon {
     private var sessionMonitor: SessionMonitor?
     /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
     var activationTokens: [UInt32: String] = [:]
-    let soundPlayer: SoundPlayer
+    let soundChild = SoundChild()
     /// Whether the timer that moves the intake's rows into SQLite is armed (`commitIntakeSoon`).
     var intakeCommitScheduled = false
     /// Whether freed memory is to be handed back once the loop is idle (`releaseMemorySoon`).
@@ -126,7 +125,6 @@ public final class Daemon {
             attention.focus.turnOn(focus.name, until: focus.until)
         }
         SoundTheme.makeFindable()
-        soundPlayer = SoundPlayer { Log.debug($0) }
         connection = try BusConnection()
         objects = ObjectServer(connection: connection, serving: .busThread)
         controlConnection = try BusConnection()

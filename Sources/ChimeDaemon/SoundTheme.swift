@@ -16,7 +16,8 @@ enum SoundTheme {
         }
         let current = getenv("XDG_DATA_DIRS").map { String(cString: $0) } ?? ""
         let rest = current.isEmpty ? "/usr/local/share:/usr/share" : current
-        // Before any thread exists: setenv is not safe once the sound thread reads the environment.
+        // Before any thread exists (setenv is not safe once another reads the environment); the
+        // children chimed starts, chime-sound among them, inherit it.
         setenv("XDG_DATA_DIRS", found + ":" + rest, 1)
     }
 }

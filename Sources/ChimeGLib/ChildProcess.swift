@@ -10,8 +10,10 @@ public enum ChildProcess {
 
     /// Starts `arguments[0]` with the rest; nil with the reason when it cannot start.
     /// `adding`: variables set in its environment over this process's. `ownGroup`: in a process
-    /// group of its own (its pid), so all it starts can be ended together.
+    /// group of its own (its pid), so all it starts can be ended together. `standardInput`: a
+    /// descriptor the child reads as its stdin (this process keeps its own).
     public static func spawn(_ arguments: [String], adding variables: [String: String] = [:], ownGroup: Bool = false,
+                             standardInput: Int32? = nil,
                              exited: @escaping (_ waitStatus: Int32) -> Void) -> Result<pid_t, SpawnFailure> {
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -35,9 +37,13 @@ public enum ChildProcess {
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
             posix_spawnattr_setpgroup(&attributes, 0)
         }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, 0) }
         let result = environment.isEmpty
-            ? posix_spawn(&pid, arguments[0], nil, &attributes, &argv, environ)
-            : posix_spawn(&pid, arguments[0], nil, &attributes, &argv, &environment)
+            ? posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+            : posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &environment)
         guard result == 0 else { return .failure(SpawnFailure(message: String(cString: strerror(result)))) }
         let watch = Unmanaged.passRetained(Watch(exited)).toOpaque()
         g_child_watch_add_full(G_PRIORITY_DEFAULT, pid, { _, status, data in

@@ -2,28 +2,18 @@ import CCanberra
 import CGLib
 import ChimeCore
 
-/// Plays notification sounds through libcanberra on a thread of its own, so the bus is
-/// never blocked by audio: a hung sound server stalls only this thread (libcanberra blocks
-/// up to 30 s), and what piles up meanwhile collapses into one sound.
+/// Plays notification sounds through libcanberra on a thread of its own, so whoever asks is
+/// never blocked by audio: a hung sound server stalls only this thread (libcanberra blocks up to
+/// 30 s), and what piles up meanwhile collapses into one sound. Runs in `chime-sound`.
 ///
-/// `@unchecked Sendable`: the ca_context is touched only on the player thread; the queue
-/// between threads is GLib's GAsyncQueue, which is thread-safe.
+/// `@unchecked Sendable`: the ca_context is touched only on the player thread; the queues
+/// between threads are GLib's GAsyncQueue, which is thread-safe.
 public final class SoundPlayer: @unchecked Sendable {
-    public struct Play: Sendable {
-        public var choice: SoundChoice
-        public var theme: String
-        public var volume: Double
-        public var application: String
-
-        public init(choice: SoundChoice, theme: String, volume: Double, application: String) {
-            self.choice = choice
-            self.theme = theme
-            self.volume = volume
-            self.application = application
-        }
-    }
-
     private let queue: OpaquePointer
+    /// One entry for each sound that ended, however it ended: what `finish` counts.
+    private let endings: OpaquePointer
+    /// Sounds started on the player thread; its own.
+    private var started = 0
     private var context: OpaquePointer?
     private var nextID: UInt32 = 0
     private let report: @Sendable (String) -> Void
@@ -31,6 +21,7 @@ public final class SoundPlayer: @unchecked Sendable {
     /// `report` receives one line per sound played or failed, from the player thread.
     public init(report: @escaping @Sendable (String) -> Void) {
         queue = g_async_queue_new()
+        endings = g_async_queue_new()
         self.report = report
         let me = Unmanaged.passRetained(self).toOpaque()
         let thread = g_thread_new("chime-sound", { data in
@@ -41,35 +32,65 @@ public final class SoundPlayer: @unchecked Sendable {
     }
 
     /// Queues a sound; never blocks.
-    public func play(_ play: Play) {
-        g_async_queue_push(queue, Unmanaged.passRetained(Box(play)).toOpaque())
+    public func play(_ request: SoundRequest) {
+        g_async_queue_push(queue, Unmanaged.passRetained(Box(request)).toOpaque())
+    }
+
+    /// Waits until what was queued has played to its end, for at most `seconds`: before the
+    /// process leaves (the queue it waits on is kept, as the player thread may answer late).
+    public func finish(within seconds: Double) {
+        let finished = g_async_queue_new()!
+        g_async_queue_push(queue, Unmanaged.passRetained(Box(nil, finished: finished)).toOpaque())
+        if let answer = g_async_queue_timeout_pop(finished, guint64(seconds * 1_000_000)) {
+            Unmanaged<Box>.fromOpaque(answer).release()
+        }
     }
 
     private final class Box {
-        let play: Play
-        init(_ play: Play) { self.play = play }
+        let request: SoundRequest?
+        /// For `finish`: told once all sounds started before it ended.
+        let finished: OpaquePointer?
+        init(_ request: SoundRequest?, finished: OpaquePointer? = nil) {
+            self.request = request
+            self.finished = finished
+        }
     }
 
     private func serve() {
         while true {
-            var play = Unmanaged<Box>.fromOpaque(g_async_queue_pop(queue)!).takeRetainedValue().play
+            let box = Unmanaged<Box>.fromOpaque(g_async_queue_pop(queue)!).takeRetainedValue()
+            guard var request = box.request else {
+                awaitEndings()
+                g_async_queue_push(box.finished, Unmanaged.passRetained(box).toOpaque())
+                continue
+            }
             // What queued up while the server hung plays as one sound: the most urgent, latest.
             while let more = g_async_queue_try_pop(queue) {
-                let next = Unmanaged<Box>.fromOpaque(more).takeRetainedValue().play
-                if next.choice.level >= play.choice.level { play = next }
+                let next = Unmanaged<Box>.fromOpaque(more).takeRetainedValue()
+                guard let nextRequest = next.request else {
+                    // A finish waits for this sound too.
+                    g_async_queue_push_front(queue, Unmanaged.passRetained(next).toOpaque())
+                    break
+                }
+                if nextRequest.choice.level >= request.choice.level { request = nextRequest }
             }
-            perform(play)
+            perform(request)
         }
     }
 
-    private func perform(_ play: Play) {
-        let choice = play.choice
+    /// Every sound started has ended (its callback came).
+    private func awaitEndings() {
+        while started > 0, g_async_queue_pop(endings) != nil { started -= 1 }
+    }
+
+    private func perform(_ request: SoundRequest) {
+        let choice = request.choice
         var attempts: [(key: String, value: String)] = []
         if let file = choice.file { attempts.append((CA_PROP_MEDIA_FILENAME, file)) }
         if let event = choice.event { attempts.append((CA_PROP_EVENT_ID, event)) }
         if let fallback = choice.fallback, fallback != choice.event { attempts.append((CA_PROP_EVENT_ID, fallback)) }
         for attempt in attempts {
-            let result = start(play, attempt)
+            let result = start(request, attempt)
             if result == Int32(CA_SUCCESS) { return }
             if result != Int32(CA_ERROR_NOTFOUND) && result != Int32(CA_ERROR_CORRUPT)
                 && result != Int32(CA_ERROR_NOTSUPPORTED) && result != Int32(CA_ERROR_IO) { break }
@@ -77,27 +98,29 @@ public final class SoundPlayer: @unchecked Sendable {
     }
 
     /// Starts one sound; recreates the context once when the server went away since it was opened.
-    private func start(_ play: Play, _ source: (key: String, value: String)) -> Int32 {
+    private func start(_ request: SoundRequest, _ source: (key: String, value: String)) -> Int32 {
         for _ in 0..<2 {
             guard let context = openContext() else { return Int32(CA_ERROR_NOTAVAILABLE) }
             var properties: OpaquePointer?
             ca_proplist_create(&properties)
             defer { ca_proplist_destroy(properties) }
             ca_proplist_sets(properties, source.key, source.value)
-            ca_proplist_sets(properties, CA_PROP_CANBERRA_XDG_THEME_NAME, play.theme)
-            ca_proplist_sets(properties, CA_PROP_CANBERRA_VOLUME, String(play.volume))
+            ca_proplist_sets(properties, CA_PROP_CANBERRA_XDG_THEME_NAME, request.theme)
+            ca_proplist_sets(properties, CA_PROP_CANBERRA_VOLUME, String(request.volume))
             ca_proplist_sets(properties, CA_PROP_CANBERRA_CACHE_CONTROL, "volatile")
-            ca_proplist_sets(properties, CA_PROP_APPLICATION_ID, play.application)
+            ca_proplist_sets(properties, CA_PROP_APPLICATION_ID, request.application)
             ca_proplist_sets(properties, CA_PROP_EVENT_DESCRIPTION, "notification")
             nextID &+= 1
             let described = "\(source.key == CA_PROP_MEDIA_FILENAME ? "file" : "event") \(source.value)"
-            let box = Unmanaged.passRetained(Finished(report: report, what: described)).toOpaque()
+            let box = Unmanaged.passRetained(Finished(report: report, what: described, endings: endings)).toOpaque()
             let result = ca_context_play_full(context, nextID, properties, { _, _, error, data in
                 let finished = Unmanaged<Finished>.fromOpaque(data!).takeRetainedValue()
                 finished.report(error == Int32(CA_SUCCESS) ? "sound finished: \(finished.what)"
                                                              : "sound stopped: \(finished.what): \(String(cString: ca_strerror(error)))")
+                g_async_queue_push(finished.endings, UnsafeMutableRawPointer(finished.endings))
             }, box)
             if result == Int32(CA_SUCCESS) {
+                started += 1
                 report("sound started: \(described)")
                 return result
             }
@@ -128,9 +151,11 @@ public final class SoundPlayer: @unchecked Sendable {
     private final class Finished {
         let report: @Sendable (String) -> Void
         let what: String
-        init(report: @escaping @Sendable (String) -> Void, what: String) {
+        let endings: OpaquePointer
+        init(report: @escaping @Sendable (String) -> Void, what: String, endings: OpaquePointer) {
             self.report = report
             self.what = what
+            self.endings = endings
         }
     }
 }

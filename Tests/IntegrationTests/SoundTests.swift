@@ -238,4 +238,50 @@ import Testing
         #expect(try recording.stopAndMeasure() > 0.05)
         #expect(throws: BusError.self) { try client.control("PlayAttachment", [.uint32(id), .uint32(1)]) }
     }
+
+    /// Sounds play in chime-sound, which leaves a second after the last has played: chimed itself
+    /// never loads the sound server's libraries, which no process can unload (issue 37). One
+    /// killed while it plays is replaced for the next sound; a package that left it out gets
+    /// notifications without sound, and chimed says why.
+    @Test func soundsPlayInAChildThatLeavesWhenQuiet() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        let daemon = try #require(bus.daemon)
+        func soundChildren() -> [String] {
+            let children = (try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\(daemon.pid)/children", encoding: .utf8)) ?? ""
+            return children.split(separator: " ").compactMap { try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8) }
+                .filter { $0.hasPrefix("chime-sound") }
+        }
+        // Three seconds of tone, so that it is still playing when looked at.
+        let long = bus.directory.appendingPathComponent("long.wav").path
+        #expect(try bus.run("/usr/bin/sox", ["-n", "-r", "44100", "-c", "1", "-b", "16", long, "synth", "3", "sine", "440"]).status == 0)
+        func startLongSound(_ summary: String) throws {
+            daemon.drain()
+            let before = daemon.stderrLines.count
+            #expect(try bus.run("notify-send", ["-h", "string:sound-file:\(long)", summary, "x"]).status == 0)
+            #expect(daemon.line(onStderr: true, from: before, timeout: 15) { $0.contains("sound started: file \(long)") } != nil)
+        }
+        try startLongSound("first")
+        #expect(soundChildren().count == 1)
+        let client = try bus.client()
+        #expect(client.waitUntil(timeout: 15) { soundChildren().isEmpty }, "chime-sound stays")
+        #expect(bus.daemonLog.contains("sound finished: file \(long)"))
+        let maps = try String(contentsOfFile: "/proc/\(daemon.pid)/maps", encoding: .utf8)
+        #expect(!maps.contains("libpulse") && !maps.contains("libcanberra"), "chimed maps the sound libraries")
+        #expect(try peak(of: ["again", "x"], bus: bus, pulse: pulse) > 0.05, "another plays the next sound")
+
+        try startLongSound("killed")
+        #expect(try bus.run("pkill", ["-KILL", "-P", "\(daemon.pid)", "-x", "chime-sound"]).status == 0)
+        #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("chime-sound crashed (signal 9)") } != nil)
+        #expect(try peak(of: ["after the crash", "x"], bus: bus, pulse: pulse) > 0.05)
+
+        let alone = bus.directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try copyExecutable(TestBus.chimed, to: alone.appendingPathComponent("chimed").path)
+        try bus.restartChimed(executable: alone.appendingPathComponent("chimed").path)
+        let lonely = try #require(bus.daemon)
+        #expect(try bus.run("notify-send", ["Still", "here"]).status == 0)
+        #expect(lonely.line(onStderr: true, timeout: 10) { $0.contains("cannot start chime-sound") && $0.contains("no sounds") } != nil)
+        #expect(try bus.chimectl("list").stdout.contains("Still"))
+    }
 }

@@ -174,13 +174,13 @@ final class TestBus: @unchecked Sendable {
         try text.write(to: path, atomically: true, encoding: .utf8)
     }
 
-    /// Stops chimed (SIGTERM) and starts a new one on the same bus, config and state.
-    func restartChimed() throws {
+    /// Stops chimed (SIGTERM) and starts a new one (`executable`) on the same bus, config and state.
+    func restartChimed(executable: String = TestBus.chimed) throws {
         if let daemon {
             daemon.signal(SIGTERM)
             guard daemon.wait(timeout: 10) == 0 else { throw TestFailure("chimed did not stop") }
         }
-        daemon = try startChimed()
+        daemon = try startChimed(executable: executable)
     }
 
     func startDaemon(_ arguments: [String] = []) throws { daemon = try startChimed(arguments) }
