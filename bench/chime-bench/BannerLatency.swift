@@ -18,9 +18,9 @@ struct BannerLatency {
 
     var figures: [(name: String, figures: Figures)] = []
 
-    static func measure(binaries: URL, coldSamples: Int, warmSamples: Int) -> BannerLatency {
+    static func measure(binaries: URL, kinds: [DisplayFootprint.Kind], coldSamples: Int, warmSamples: Int) -> BannerLatency {
         var latency = BannerLatency()
-        for kind in DisplayFootprint.Kind.allCases {
+        for kind in kinds {
             do {
                 let figures = try measure(kind, binaries: binaries, coldSamples: coldSamples, warmSamples: warmSamples)
                 latency.figures.append((kind.rawValue, figures))

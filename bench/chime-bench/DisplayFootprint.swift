@@ -22,14 +22,14 @@ struct DisplayFootprint {
         case chimed, dunst, mako
     }
 
-    static func measure(binaries: URL) -> DisplayFootprint {
+    static func measure(binaries: URL, kinds: [Kind]) -> DisplayFootprint {
         var footprint = DisplayFootprint()
-        for kind in Kind.allCases {
-            guard let figures = try? measure(kind, binaries: binaries) else {
-                print("note: \(kind.rawValue) not measured with a display (not installed, or it did not start)")
-                continue
+        for kind in kinds {
+            do {
+                footprint.figures.append((kind.rawValue, try measure(kind, binaries: binaries)))
+            } catch {
+                print("note: \(kind.rawValue) not measured with a display: \(error)")
             }
-            footprint.figures.append((kind.rawValue, figures))
         }
         return footprint
     }
@@ -92,7 +92,8 @@ struct DisplayFootprint {
         return figures
     }
 
-    /// The server, with its default config (dunst with the benchmark's).
+    /// The server, with its default config (dunst with the benchmark's); chimed under
+    /// CHIME_BENCH_WRAP's profiler if it names one.
     static func start(_ kind: Kind, binaries: URL, environment: [String: String]) throws -> Subprocess {
         let (executable, arguments): (String, [String]) = switch kind {
         case .chimed: (binaries.appendingPathComponent("chimed").path, [])
@@ -100,7 +101,8 @@ struct DisplayFootprint {
         case .mako: ("/usr/bin/mako", [])
         }
         guard access(executable, X_OK) == 0 else { throw TestFailure("\(executable) is not installed") }
-        return try Subprocess(executable, arguments, environment: environment)
+        let (wrapped, wrappedArguments) = kind == .chimed ? Server.wrap(executable, arguments, environment: environment) : (executable, arguments)
+        return try Subprocess(wrapped, wrappedArguments, environment: environment)
     }
 
     /// A process and its descendants.

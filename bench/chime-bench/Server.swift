@@ -100,18 +100,20 @@ final class Server {
         let watcher = try BenchClient(address: busAddress)
         try watcher.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'")
         let start = nanoseconds()
-        // CHIME_BENCH_WRAP runs chimed (or the reference, to compare) under a profiler, e.g.
-        // "valgrind --tool=callgrind".
-        if kind != .dunst, let wrap = env["CHIME_BENCH_WRAP"], !wrap.isEmpty {
-            let words = wrap.split(separator: " ").map(String.init)
-            arguments = Array(words.dropFirst()) + [executable] + arguments
-            executable = words[0].hasPrefix("/") ? words[0] : "/usr/bin/" + words[0]
-        }
+        if kind != .dunst { (executable, arguments) = Self.wrap(executable, arguments, environment: env) }
         process = try Subprocess(executable, arguments, environment: env)
         guard watcher.waitForSignal("NameOwnerChanged", timeout: 60) else {
             throw TestFailure("\(kind) did not take the name: \(process?.stderr ?? "")")
         }
         startup = Double(nanoseconds() - start) / 1e6
+    }
+
+    /// CHIME_BENCH_WRAP runs chimed (or the reference, to compare) under a profiler, e.g.
+    /// "valgrind --tool=callgrind": the command line to run instead.
+    static func wrap(_ executable: String, _ arguments: [String], environment: [String: String]) -> (String, [String]) {
+        guard let wrap = environment["CHIME_BENCH_WRAP"], !wrap.isEmpty else { return (executable, arguments) }
+        let words = wrap.split(separator: " ").map(String.init)
+        return (words[0].hasPrefix("/") ? words[0] : "/usr/bin/" + words[0], Array(words.dropFirst()) + [executable] + arguments)
     }
 
     var pid: pid_t { process?.pid ?? 0 }

@@ -7,8 +7,8 @@ import Glibc
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
 //        chime-bench BINDIR --search [--quick]   (control calls and the center's search alone)
-//        chime-bench BINDIR --display            (memory with a display alone: chimed, dunst, mako)
-//        chime-bench BINDIR --latency [--quick]  (Notify to banner on screen alone: chimed, dunst, mako)
+//        chime-bench BINDIR --display [--only KIND,...]          (memory with a display alone: chimed, dunst, mako)
+//        chime-bench BINDIR --latency [--quick] [--only KIND,...] (Notify to banner on screen alone: chimed, dunst, mako)
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
 // reference-10us and reference-20us (the reference with that much work of its own a Notify), and,
 // only with --only, reference-thread-20us and reference-5us-thread-20us (Server.Kind).
@@ -75,6 +75,23 @@ let sizes = quick ? Sizes.quick : Sizes()
 let comparedBinaries = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.endIndex ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
 let output = arguments.firstIndex(of: "--write").flatMap { $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }
 
+/// The servers `--only` names, if it does.
+let onlyNames = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }
+    .map { $0.split(separator: ",").map(String.init) }
+/// `--display` and `--latency` measure chimed, dunst and mako, or those of them `--only` names.
+let displayKinds = DisplayFootprint.Kind.allCases.filter { onlyNames?.contains($0.rawValue) ?? true }
+if arguments.contains("--display") {
+    // Memory with a display alone, as the full run measures it.
+    print(DisplayFootprint.measure(binaries: binaries, kinds: displayKinds).report)
+    exit(0)
+}
+let latencySamples = quick ? (cold: 3, warm: 5) : (cold: 15, warm: 30)
+if arguments.contains("--latency") {
+    // Notify to banner on screen alone, as the full run measures it.
+    print(BannerLatency.measure(binaries: binaries, kinds: displayKinds, coldSamples: latencySamples.cold,
+                                warmSamples: latencySamples.warm).report)
+    exit(0)
+}
 var results: [Server.Kind: Metrics] = [:]
 var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore, .reference10, .reference20]
 if comparedBinaries != nil { kinds.append(.compared) }
@@ -85,9 +102,9 @@ if dunstInstalled {
 } else {
     print("note: dunst or Xvfb not installed; measuring without it")
 }
-if let only = arguments.firstIndex(of: "--only").flatMap({ $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }) {
-    kinds = only.split(separator: ",").map { name in
-        guard let kind = Server.Kind(rawValue: String(name)) else {
+if let onlyNames {
+    kinds = onlyNames.map { name in
+        guard let kind = Server.Kind(rawValue: name) else {
             print("chime-bench: no server called \(name); --only takes \(Server.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             exit(2)
         }
@@ -99,17 +116,6 @@ if kinds.contains(.compared), comparedBinaries == nil {
     exit(2)
 }
 func binariesFor(_ kind: Server.Kind) -> URL { kind == .compared ? comparedBinaries ?? binaries : binaries }
-if arguments.contains("--display") {
-    // Memory with a display alone, as the full run measures it.
-    print(DisplayFootprint.measure(binaries: binaries).report)
-    exit(0)
-}
-let latencySamples = quick ? (cold: 3, warm: 5) : (cold: 15, warm: 30)
-if arguments.contains("--latency") {
-    // Notify to banner on screen alone, as the full run measures it.
-    print(BannerLatency.measure(binaries: binaries, coldSamples: latencySamples.cold, warmSamples: latencySamples.warm).report)
-    exit(0)
-}
 if arguments.contains("--search") {
     // The center's search alone, as the full run measures it.
     print(ControlCalls.measure(binaries: binaries, pulse: nil, count: quick ? 2_000 : 10_000).report)
@@ -170,10 +176,10 @@ if kinds.contains(.chimed) {
     if !quick {
         print("measuring memory with a display: chimed, dunst, mako...")
         fflush(nil)
-        displayFootprint = DisplayFootprint.measure(binaries: binaries)
+        displayFootprint = DisplayFootprint.measure(binaries: binaries, kinds: displayKinds)
         print("measuring Notify to banner on screen: chimed, dunst, mako...")
         fflush(nil)
-        bannerLatency = BannerLatency.measure(binaries: binaries, coldSamples: latencySamples.cold, warmSamples: latencySamples.warm)
+        bannerLatency = BannerLatency.measure(binaries: binaries, kinds: displayKinds, coldSamples: latencySamples.cold, warmSamples: latencySamples.warm)
     }
 }
 pulse?.stop()
