@@ -6,6 +6,12 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+// Release builds of the programs are linked with lld and relative relocations packed (RELR,
+// glibc 2.36): the dynamic linker reads every relocation at start, and their table, 444 KB in
+// chimed, stayed resident; packed, it is 4 KB.
+let packedRelocations = LinkerSetting.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                                                  .when(configuration: .release))
+
 let package = Package(
     name: "chime",
     products: [
@@ -68,16 +74,17 @@ let package = Package(
                               .unsafeFlags(["-static-stdlib"]),
                               .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
+                              packedRelocations,
                           ]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeControl", "ChimeDBus", "ChimeCore", "CGLib"]),
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
         // The Swift runtime linked in, as in chimed: about 2 MB less with banners on screen.
         .executableTarget(name: "chime-presenter", dependencies: ["ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
                                                                   "ChimeGLib", "ChimeCore", "CShims"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), packedRelocations]),
         // chimed's sounds, in a child it starts for them and lets go when they are played.
         .executableTarget(name: "chime-sound", dependencies: ["ChimeSound", "ChimeGLib", "ChimeCore"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), packedRelocations]),
 
         // Build-time tool: turns dbus/*.xml into Swift string constants.
         .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),
