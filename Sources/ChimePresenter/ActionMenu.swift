@@ -5,24 +5,30 @@ import ChimeGLib
 
 /// A menu of a notification's actions, for a click set to `menu` and for the "more" button past
 /// four: choosing one invokes it, as its button would. The menu belongs to the banner's window
-/// and goes with it.
+/// and goes with it. It is driven from the keyboard too.
 enum ActionMenu {
-    /// At the pointer, for the click `event` on `window`.
-    static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, on window: UnsafeMutablePointer<GtkWidget>,
-                      at event: UnsafeMutablePointer<GdkEvent>, callbacks: PopupPresenter.Callbacks) {
-        let menu = make(actions, of: content, attachedTo: window, callbacks: callbacks)
-        gtk_menu_popup_at_pointer(menu.cast(GtkMenu.self), event)
+    enum Place {
+        /// At the pointer, for a click on the banner.
+        case pointer
+        /// Under a button.
+        case below(UnsafeMutablePointer<GtkWidget>)
     }
 
-    /// Under `button`.
-    static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, below button: UnsafeMutablePointer<GtkWidget>,
-                      callbacks: PopupPresenter.Callbacks) {
-        let menu = make(actions, of: content, attachedTo: button, callbacks: callbacks)
-        gtk_menu_popup_at_widget(menu.cast(GtkMenu.self), button, GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST, nil)
+    /// Opens the menu of `actions` for the click being handled. `keyboard`, on Wayland, is the
+    /// banner's `OverlayWindow.takeKeyboard`: the banner holds the keyboard while its menu is open.
+    static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, attachedTo widget: UnsafeMutablePointer<GtkWidget>,
+                      at place: Place, keyboard: ((Bool) -> Void)?, callbacks: PopupPresenter.Callbacks) {
+        let menu = make(actions, of: content, attachedTo: widget, keyboard: keyboard, callbacks: callbacks)
+        // Before the menu's grab begins: after, the compositor would keep the keyboard where it was.
+        keyboard?(true)
+        switch place {
+        case .pointer: gtk_menu_popup_at_pointer(menu.cast(GtkMenu.self), nil)
+        case .below(let button): gtk_menu_popup_at_widget(menu.cast(GtkMenu.self), button, GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST, nil)
+        }
     }
 
     private static func make(_ actions: [BannerContent.Button], of content: BannerContent, attachedTo widget: UnsafeMutablePointer<GtkWidget>,
-                             callbacks: PopupPresenter.Callbacks) -> UnsafeMutablePointer<GtkWidget> {
+                             keyboard: ((Bool) -> Void)?, callbacks: PopupPresenter.Callbacks) -> UnsafeMutablePointer<GtkWidget> {
         let menu = gtk_menu_new()!
         menu.addClass("chime-actions")
         for action in actions {
@@ -37,6 +43,7 @@ enum ActionMenu {
         // closes, once the item chosen has been activated (GTK closes the menu first).
         gtk_menu_attach_to_widget(menu.cast(GtkMenu.self), widget, nil)
         GtkSignals.connect(menu.raw, "deactivate") {
+            keyboard?(false)
             GLibSources.idle {
                 gtk_widget_destroy(menu)
                 return false

@@ -28,7 +28,9 @@ final class Banner {
         gtk_widget_add_events(events, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         gtk_container_add(window.cast(GtkContainer.self), events)
         let window = window
-        let keyboard = { (take: Bool) in OverlayWindow.takeKeyboard(window, take, layerShell: layerShell) }
+        // On Wayland the banner takes the keyboard only when asked (its reply field, its menu);
+        // on X11 a click focuses it.
+        let keyboard: ((Bool) -> Void)? = layerShell ? { take in OverlayWindow.takeKeyboard(window, take) } : nil
         var ageLabel: UnsafeMutablePointer<GtkWidget>?
         gtk_container_add(events.cast(GtkContainer.self), Self.body(content, settings: settings, callbacks: callbacks, log: log,
                                                                      keyboard: keyboard, age: &ageLabel))
@@ -47,7 +49,7 @@ final class Banner {
                 callbacks.invoke(id, Action.defaultKey, ActivationToken.forCurrentEvent(content) ?? "")
             case .defaultAction, .dismiss: callbacks.dismiss(id)
             case .dismissAll: callbacks.dismissAll()
-            case .menu where !content.menu.isEmpty: ActionMenu.popUp(content.menu, of: content, on: window, at: event, callbacks: callbacks)
+            case .menu where !content.menu.isEmpty: ActionMenu.popUp(content.menu, of: content, attachedTo: window, at: .pointer, keyboard: keyboard, callbacks: callbacks)
             case .menu, .none: break
             }
             return true
@@ -93,7 +95,7 @@ final class Banner {
     /// `keyboard`: the reply field was clicked into (true), or is done with (false).
     /// `age`: the label that says how long ago a banner that stays came.
     private static func body(_ content: BannerContent, settings: PopupSettings, callbacks: PopupPresenter.Callbacks,
-                             log: @escaping (String) -> Void, keyboard: @escaping (Bool) -> Void,
+                             log: @escaping (String) -> Void, keyboard: ((Bool) -> Void)?,
                              age: inout UnsafeMutablePointer<GtkWidget>?) -> UnsafeMutablePointer<GtkWidget> {
         let id = content.id
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
@@ -153,14 +155,14 @@ final class Banner {
             let send = {
                 let text = String(cString: gtk_entry_get_text(entry.cast(GtkEntry.self)))
                 if !text.isEmpty { callbacks.reply(id, text) }
-                keyboard(false)
+                keyboard?(false)
             }
             GtkSignals.connect(entry.raw, "activate", send)
             // The keyboard comes with a click into the field and goes with Return or Escape.
-            GtkSignals.connectEvent(entry.raw, "button-press-event") { _ in keyboard(true); return false }
+            GtkSignals.connectEvent(entry.raw, "button-press-event") { _ in keyboard?(true); return false }
             GtkSignals.connectEvent(entry.raw, "key-press-event") { event in
                 if UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventKey.self).pointee.keyval == UInt32(GDK_KEY_Escape) {
-                    keyboard(false)
+                    keyboard?(false)
                 }
                 return false
             }
@@ -192,7 +194,7 @@ final class Banner {
                 let more = gtk_button_new_from_icon_name("view-more-symbolic", GTK_ICON_SIZE_BUTTON)!
                 gtk_widget_set_tooltip_text(more, "More actions")
                 more.addClass("more-actions")
-                GtkSignals.connect(more.raw, "clicked") { ActionMenu.popUp(rest, of: content, below: more, callbacks: callbacks) }
+                GtkSignals.connect(more.raw, "clicked") { ActionMenu.popUp(rest, of: content, attachedTo: more, at: .below(more), keyboard: keyboard, callbacks: callbacks) }
                 gtk_box_pack_end(row.cast(GtkBox.self), more, 0, 0, 0)
             }
             gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)

@@ -23,14 +23,20 @@ enum OverlayWindow {
         return window
     }
 
-    /// The user clicked into the banner's reply field (true), or is done with it: on Wayland the
-    /// banner holds the keyboard meanwhile, and gives it back after. On X11 a click focuses it.
-    static func takeKeyboard(_ window: UnsafeMutablePointer<GtkWidget>, _ take: Bool, layerShell: Bool) {
-        guard layerShell else { return }
+    /// On Wayland, the user clicked into the banner's reply field or opened its menu (true), or is
+    /// done with it: the banner holds the keyboard meanwhile, and gives it back after. Taken at
+    /// once (the change committed and the compositor waited for), not with the next frame: a
+    /// menu's popup grab that begins first keeps the keyboard where it was (sway), and keys typed
+    /// meanwhile would go there.
+    static func takeKeyboard(_ window: UnsafeMutablePointer<GtkWidget>, _ take: Bool) {
         gtk_layer_set_keyboard_mode(window.cast(GtkWindow.self),
                                     take ? GTK_LAYER_SHELL_KEYBOARD_MODE_EXCLUSIVE : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
-        // The change reaches the compositor with the surface's next commit: draw one.
-        gtk_widget_queue_draw(window)
+        guard let surface = gtk_widget_get_window(window).flatMap(gdk_wayland_window_get_wl_surface) else {
+            // Not drawn yet: the change goes with its first frame.
+            return gtk_widget_queue_draw(window)
+        }
+        wl_surface_commit(surface)
+        if take { gdk_display_sync(gtk_widget_get_display(window)) }
     }
 
     /// The monitor a window goes to, by connector name (`output`); else on X11 the primary one or

@@ -607,8 +607,8 @@ extension WaylandPopupTests {
     /// A click on a banner is its default action, and the app gets the xdg-activation token the
     /// compositor issued for that click (wlroots' are 32 hex digits), not a made-up startup id;
     /// the close button dismisses.
-    /// On Wayland too a right click set to `menu` offers every action, past the four buttons
-    /// (chosen with the pointer: a layer surface's menu does not get the keyboard yet).
+    /// On Wayland too a right click set to `menu` offers every action, past the four buttons,
+    /// chosen with the pointer.
     @Test func onWaylandAMenuOffersEveryAction() throws {
         let bus = try TestBus(config: "[popups]\nright-click = menu\n", wayland: true)
         let wayland = try #require(bus.wayland)
@@ -625,6 +625,35 @@ extension WaylandPopupTests {
         // Its items are 26 pixels apart from 17 under the pointer; the sixth is clicked.
         try wayland.click(x: left + 60 + 60, y: 12 + 30 + 17 + 5 * 26 + 4)
         #expect(waiting.wait(timeout: 10) == 0 && waiting.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a6", "\(waiting.stdout)")
+    }
+
+    /// ... and with the keyboard: the banner holds it while its menu is open and gives it back
+    /// when the menu closes, by Escape or a choice.
+    @Test func onWaylandAMenuTakesTheKeyboardWhileOpen() throws {
+        let bus = try TestBus(config: "[popups]\nright-click = menu\n", wayland: true)
+        let wayland = try #require(bus.wayland)
+        let client = try bus.client()
+        let actions = (1...6).flatMap { ["-A", "a\($0)=Action \($0)"] }
+        let waiting = try bus.start("notify-send", ["--wait", "-t", "0"] + actions + ["Six choices", "by keys"])
+        let left = wayland.width - 380 - 12
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        _ = try wayland.waitUntilTopRightDrawn(shot: shot)
+        let before = try wayland.keyboardFocus()
+        func openMenu() throws {
+            try wayland.click(x: left + 60, y: 12 + 30, button: 273)
+            let (banner, menu) = try wayland.waitUntilDrawn(x: left + 70, y: 12 + 40, width: 60, height: 20, shot: shot,
+                                                            emptyAt: (x: left + 300, y: 12 + 40))
+            #expect(abs(menu - banner) >= 0.02, "the menu is drawn: \(banner) -> \(menu)")
+            #expect(client.waitUntil { (try? wayland.keyboardFocus()) == 0 }, "the banner has the keyboard")
+        }
+        try openMenu()
+        try wayland.press(key: 1)  // Escape
+        #expect(client.waitUntil { (try? wayland.keyboardFocus()) == before }, "given back after Escape")
+        try openMenu()
+        for _ in 0..<6 { try wayland.press(key: 108) }  // Down
+        try wayland.press(key: 28)  // Return
+        #expect(waiting.wait(timeout: 10) == 0 && waiting.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a6", "\(waiting.stdout)")
+        #expect(client.waitUntil { (try? wayland.keyboardFocus()) == before }, "given back after the choice")
     }
 
     @Test func aClickOnWaylandInvokesWithTheCompositorsActivationToken() throws {
