@@ -81,7 +81,8 @@ bench-build:
 # profile of the quick benchmark. Worth redoing after large changes; a stale list only costs memory.
 hot-functions: deps
 	@$(MAKE) --no-print-directory APT_PACKAGES="valgrind" deps
-	@[ -f bench/hot-functions.txt ] || : > bench/hot-functions.txt  # the release link reads it
+	@[ -f bench/hot-functions.txt ] || : > bench/hot-functions.txt  # the release links read them
+	@[ -f bench/presenter-hot-functions.txt ] || : > bench/presenter-hot-functions.txt
 	@$(MAKE) --no-print-directory bench-build
 	scripts/make-hot-functions "$$($(SWIFT) build -c release --show-bin-path)"
 
