@@ -77,8 +77,9 @@ bench-build:
 	cc -O2 -o $$bin/screen-watch bench/screen-watch.c $$(pkg-config --cflags --libs wayland-client) && \
 	cp bench/dunstrc $$bin/dunstrc
 
-# The functions chimed runs, laid out together by the linker (see Package.swift); remade from a
-# profile of the quick benchmark. Worth redoing after large changes; a stale list only costs memory.
+# The functions chimed and chime-presenter run, laid out together by the linker (see Package.swift);
+# remade from profiles of the quick benchmark and the display phase. Worth redoing after large
+# changes; a stale list only costs memory.
 hot-functions: deps
 	@$(MAKE) --no-print-directory APT_PACKAGES="valgrind" deps
 	@[ -f bench/hot-functions.txt ] || : > bench/hot-functions.txt  # the release links read them
