@@ -65,17 +65,11 @@ struct BannerLatency {
             sample += 1
             let from = watch.stdoutLines.count
             let start = nanoseconds()
-            // Each from an app of its own, so that none is part of another's burst.
-            let reply = try client.connection.call(.methodCall(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                interface: "org.freedesktop.Notifications", method: "Notify",
-                arguments: [.string("App \(sample)"), .uint32(0), .string("mail-unread"), .string("Arrived \(sample)"),
-                            .string("A body of a few words, as mail and chat send them."), .stringArray([]), .vardict([]), .int32(0)]))
+            let id = try client.banner("Arrived \(sample)", app: sample, timeout: 0)
             guard let shown = watch.line(from: from, timeout: 10, matching: { $0.hasSuffix(" 1") }),
                   let drawn = shown.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) else {
                 throw TestFailure("no banner on screen within 10 s")
             }
-            let id = reply.first?.uint32 ?? 0
             let afterShown = watch.stdoutLines.count
             _ = try client.connection.call(.methodCall(
                 destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",

@@ -53,6 +53,18 @@ final class BenchClient: @unchecked Sendable {
                                        .stringArray(["default", "Open", "reply", "Reply"]), .vardict(hints), .int32(-1)])
     }
 
+    /// For the display phases: a banner as mail and chat send one, from "App N" (each from an app
+    /// of its own: several from one app within its thread's cooldown are one banner in Chime).
+    /// Returns its id.
+    func banner(_ summary: String, app: Int, timeout: Int32) throws -> UInt32 {
+        let reply = try connection.call(.methodCall(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications", method: "Notify",
+            arguments: [.string("App \(app)"), .uint32(0), .string("mail-unread"), .string(summary),
+                        .string("A body of a few words, as mail and chat send them."), .stringArray([]), .vardict([]), .int32(timeout)]))
+        return reply.first?.uint32 ?? 0
+    }
+
     /// A notification past every limit Chime keeps: a 200 KB body, 40 actions with 1 KB labels,
     /// 8 KB string hints. Each differs, so none is merged as a repeat.
     func oversized() -> Message {

@@ -63,19 +63,9 @@ struct DisplayFootprint {
 
         let client = try BenchClient(address: address)
         try client.connection.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'")
-        // Each from an app of its own: five from one app within its thread's cooldown would be one
-        // banner in Chime.
-        func notify(_ summary: String, app: Int, timeout: Int32) throws -> UInt32 {
-            let reply = try client.connection.call(.methodCall(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                interface: "org.freedesktop.Notifications", method: "Notify",
-                arguments: [.string("App \(app)"), .uint32(0), .string("mail-unread"), .string(summary),
-                            .string("A body of a few words, as mail and chat send them."), .stringArray([]), .vardict([]), .int32(timeout)]))
-            return reply.first?.uint32 ?? 0
-        }
         var figures = Figures()
         // Three that come and go; then quiet for longer than chimed's idle-exit.
-        let ids = try (1...3).map { try notify("Arrived \($0)", app: $0, timeout: 1_000) }
+        let ids = try (1...3).map { try client.banner("Arrived \($0)", app: $0, timeout: 1_000) }
         let closedBy = Date().addingTimeInterval(15)
         while !Set(ids).isSubset(of: client.closedIDs), Date() < closedBy { _ = client.connection.readWriteDispatch(timeoutMilliseconds: 50) }
         let idleUntil = Date().addingTimeInterval(kind == .chimed ? 33 : 3)
@@ -84,7 +74,7 @@ struct DisplayFootprint {
         figures.idle = idle.reduce(0) { $0 + Self.pss(of: $1) }
         figures.idleProcesses = idle.count
         // Five that stay.
-        for index in 1...5 { _ = try notify("On screen \(index)", app: index, timeout: 0) }
+        for index in 1...5 { _ = try client.banner("On screen \(index)", app: index, timeout: 0) }
         Thread.sleep(forTimeInterval: 3)
         let shown = Self.processes(of: server.pid)
         figures.fiveBanners = shown.reduce(0) { $0 + Self.pss(of: $1) }
