@@ -7,17 +7,22 @@ import ChimeGLib
 /// four: choosing one invokes it, as its button would. The menu belongs to the banner's window
 /// and goes with it. It is driven from the keyboard too.
 enum ActionMenu {
+    /// Where the menu opens; it is attached to that widget.
     enum Place {
-        /// At the pointer, for a click on the banner.
-        case pointer
+        /// At the pointer, for a click on the banner's window.
+        case pointer(on: UnsafeMutablePointer<GtkWidget>)
         /// Under a button.
         case below(UnsafeMutablePointer<GtkWidget>)
     }
 
     /// Opens the menu of `actions` for the click being handled. `keyboard`, on Wayland, is the
     /// banner's `OverlayWindow.takeKeyboard`: the banner holds the keyboard while its menu is open.
-    static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, attachedTo widget: UnsafeMutablePointer<GtkWidget>,
-                      at place: Place, keyboard: ((Bool) -> Void)?, callbacks: PopupPresenter.Callbacks) {
+    static func popUp(_ actions: [BannerContent.Button], of content: BannerContent, at place: Place,
+                      keyboard: ((Bool) -> Void)?, callbacks: PopupPresenter.Callbacks) {
+        let widget = switch place {
+        case .pointer(let window): window
+        case .below(let button): button
+        }
         let menu = make(actions, of: content, attachedTo: widget, keyboard: keyboard, callbacks: callbacks)
         // Before the menu's grab begins: after, the compositor would keep the keyboard where it was.
         keyboard?(true)

@@ -49,7 +49,7 @@ final class Banner {
                 callbacks.invoke(id, Action.defaultKey, ActivationToken.forCurrentEvent(content) ?? "")
             case .defaultAction, .dismiss: callbacks.dismiss(id)
             case .dismissAll: callbacks.dismissAll()
-            case .menu where !content.menu.isEmpty: ActionMenu.popUp(content.menu, of: content, attachedTo: window, at: .pointer, keyboard: keyboard, callbacks: callbacks)
+            case .menu where !content.menu.isEmpty: ActionMenu.popUp(content.menu, of: content, at: .pointer(on: window), keyboard: keyboard, callbacks: callbacks)
             case .menu, .none: break
             }
             return true
@@ -194,7 +194,7 @@ final class Banner {
                 let more = gtk_button_new_from_icon_name("view-more-symbolic", GTK_ICON_SIZE_BUTTON)!
                 gtk_widget_set_tooltip_text(more, "More actions")
                 more.addClass("more-actions")
-                GtkSignals.connect(more.raw, "clicked") { ActionMenu.popUp(rest, of: content, attachedTo: more, at: .below(more), keyboard: keyboard, callbacks: callbacks) }
+                GtkSignals.connect(more.raw, "clicked") { ActionMenu.popUp(rest, of: content, at: .below(more), keyboard: keyboard, callbacks: callbacks) }
                 gtk_box_pack_end(row.cast(GtkBox.self), more, 0, 0, 0)
             }
             gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
