@@ -6,7 +6,7 @@ import Glibc
 /// Icons and sounds the notification portal passes as descriptors (sealed memfds) or bytes:
 /// read without blocking, checked as a client's file is (`LocalFile`: a regular file, within the
 /// size limit, of a known type by its first bytes), and kept as a file of chimed's own, so the
-/// rest of Chime (presenters, the sound thread, the center) reads a path as for any app.
+/// rest of Chime (presenters, chime-sound, the center) reads a path as for any app.
 struct PortalFiles {
     /// `$XDG_RUNTIME_DIR/chime/portal` (0700): gone at logout, as the apps' notifications are.
     let folder: String

@@ -4,7 +4,7 @@ import ChimeGLib
 import Glibc
 
 /// Plays sounds through `chime-sound` (installed beside chimed): started for a sound, it leaves
-/// a second after its last one has played, and the sound server's libraries (libpulse and the
+/// once its sounds have played and none came for a second, and the sound server's libraries (libpulse and the
 /// codecs it loads, which a process cannot unload) cost memory only while sounds play, not all
 /// session long in chimed.
 ///

@@ -6,7 +6,7 @@ import ChimeCore
 /// and says how many more there are; the panel shows them all.
 enum AttachmentView {
     struct Callbacks {
-        /// Play the audio file at this index (through chimed's sound thread).
+        /// Play the audio file at this index (chimed plays it through chime-sound).
         var play: (Int) -> Void
         /// A file was opened: the notification counts as read.
         var opened: () -> Void

@@ -4,8 +4,9 @@ import ChimeSound
 import Glibc
 
 // chime-sound: plays the sounds chimed asks for (SoundRequest records on stdin, a socket) through
-// libcanberra, and leaves a second after the last one has played: the sound server's libraries
-// (libpulse, once loaded, stays in a process until it ends) leave memory with it.
+// libcanberra, and leaves once what it was sent has played and no request came for a second: the
+// sound server's libraries (libpulse, once loaded, stays in a process until it ends) leave memory
+// with it.
 //
 // Leaving cannot lose a sound: it first shuts the socket for reading, so chimed's next send fails
 // and chimed starts another chime-sound for it, then plays what was sent before that.

@@ -239,8 +239,8 @@ import Testing
         #expect(throws: BusError.self) { try client.control("PlayAttachment", [.uint32(id), .uint32(1)]) }
     }
 
-    /// Sounds play in chime-sound, which leaves a second after the last has played: chimed itself
-    /// never loads the sound server's libraries, which no process can unload (issue 37). One
+    /// Sounds play in chime-sound, which leaves once they have played and none came for a second:
+    /// chimed itself never loads the sound server's libraries, which no process can unload. One
     /// killed while it plays is replaced for the next sound; a package that left it out gets
     /// notifications without sound, and chimed says why.
     @Test func soundsPlayInAChildThatLeavesWhenQuiet() throws {
