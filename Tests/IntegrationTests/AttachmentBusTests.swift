@@ -86,7 +86,7 @@ import Testing
         let id = try client.notify(app: "spectacle", summary: "Screenshot saved",
                                    hints: [("x-kde-urls", .stringArray(["file://" + files.image, "file://" + files.broken, "https://example.com/x.png"]))])
         #expect(try Self.stored(bus, id).map { $0["name"]?.string } == ["shot.png"])
-        #expect(bus.daemonLog.contains("broken.jpg") && bus.daemonLog.contains("not kept"))
+        #expect(bus.logSays("broken.jpg") && bus.logSays("not kept"))
     }
 
     @Test func theQuotaMakesRoomByDeletingTheOldest() throws {

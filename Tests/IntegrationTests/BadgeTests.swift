@@ -77,7 +77,7 @@ import Testing
         #expect(dock.client.signals(named: "Update").count == updates, "docks hear none from Chime")
         try own(0)
         #expect(app.waitUntil { (try? bus.chimectl("history", "--state", "unread").stdout.isEmpty) == true }, "zero reads them")
-        #expect(bus.daemonLog.contains("org.example.Chat sends its own badge count"))
+        #expect(bus.logSays("org.example.Chat sends its own badge count"))
     }
 
     /// A stream of notifications is announced in batches (at most ten a second), the last with

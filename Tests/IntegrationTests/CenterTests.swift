@@ -147,7 +147,7 @@ import Testing
         #expect(unlink(picture) == 0 && mkfifo(picture, 0o600) == 0)
         let again = try #require(try restored())
         #expect(again["image-path"] == nil, "a FIFO now: left out, and nothing blocks")
-        #expect(bus.daemonLog.contains("image-path: \(picture)"), "\(bus.daemonLog)")
+        #expect(bus.logSays("image-path: \(picture)"), "\(bus.daemonLog)")
     }
 
     @Test func anActionFromHistoryReachesTheAppWhileItRunsAndSaysWhenItIsGone() throws {

@@ -119,7 +119,7 @@ import Testing
         try bus.restartWayland()
         #expect(client.waitUntil { status(client)["desktop"]?.string == "wlr-foreign-toplevel" && status(client)["focus"]?.string == "" },
                 "\(status(client)) \(bus.daemonLog)")
-        #expect(bus.daemonLog.contains("not following the focused window or fullscreen: the display went away"))
+        #expect(bus.logSays("not following the focused window or fullscreen: the display went away"))
         let window = try openWindow(on: bus, client: client)
         window.signal(SIGTERM)
     }

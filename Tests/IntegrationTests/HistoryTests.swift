@@ -120,7 +120,7 @@ import Testing
             store.commitTransaction()  // the turn ended and its reply went
         }  // no commit: SQLite never took the row
         try bus.startDaemon()
-        #expect(bus.daemonLog.contains("put 1 notification(s) into the center"), "\(bus.daemonLog)")
+        #expect(bus.logSays("put 1 notification(s) into the center"), "\(bus.daemonLog)")
         let history = try bus.chimectl("history")
         #expect(history.stdout.hasSuffix("acknowledged, then killed"), "\(history)")
         #expect(try bus.run("notify-send", ["-p", "next", "x"]).stdout == "42", "ids continue past it")

@@ -47,9 +47,9 @@ import Testing
         let bus = try TestBus(config: Self.config, pulse: pulse)
         #expect(try peak(of: ["-a", "Mail", "active", "x"], bus: bus, pulse: pulse) > 0.05)
         #expect(try peak(of: ["-a", "Calendar", "-u", "critical", "time-sensitive", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemonLog.contains("sound started: event chime-time-sensitive"))
+        #expect(bus.logSays("sound started: event chime-time-sensitive"))
         #expect(try peak(of: ["-a", "Alarm", "-h", "string:x-chime-interruption-level:critical", "critical", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemonLog.contains("sound started: event chime-critical"))
+        #expect(bus.logSays("sound started: event chime-critical"))
     }
 
     /// Forty updates of one stack tag, as a volume key held down: one sound, not forty.
@@ -94,9 +94,9 @@ import Testing
         let bus = try TestBus(config: Self.config, pulse: pulse)
         let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
         #expect(try peak(of: ["-h", "string:sound-file:\(file)", "with file", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemonLog.contains("sound started: file \(file)"))
+        #expect(bus.logSays("sound started: file \(file)"))
         #expect(try peak(of: ["-h", "string:sound-name:no-such-sound", "unknown name", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemonLog.contains("sound started: event message-new-instant"))
+        #expect(bus.logSays("sound started: event message-new-instant"))
     }
 
     /// The notification portal passes a sound as a descriptor (a sealed memfd): its bytes play,
@@ -118,7 +118,7 @@ import Testing
         #expect(daemon.line(onStderr: true, from: before, timeout: 15, matching: { $0.contains("sound finished") }) != nil, "\(daemon.stderr)")
         recording.grow(by: 0.3)
         #expect(try recording.stopAndMeasure() > 0.05)
-        #expect(bus.daemonLog.contains(".sound"), "played from chimed's copy")
+        #expect(bus.logSays(".sound"), "played from chimed's copy")
 
         let quiet = try pulse.record()
         try PortalTests.add(frontend, app: "org.example.Clock", id: "quiet", [("title", .string("Silent")), ("sound", .string("silent"))])
@@ -135,12 +135,12 @@ import Testing
         let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
         let bus = try TestBus(config: Self.config + "\n[app Mail]\nsound = \(file)\n[app Late]\nsound = /nonexistent/late.oga\n", pulse: pulse)
         #expect(try peak(of: ["-a", "Late", "not there yet", "x"], bus: bus, pulse: pulse) > 0.05, "the level's sound")
-        #expect(bus.daemonLog.contains("sound: /nonexistent/late.oga: No such file or directory; the level's sound plays instead"), "\(bus.daemonLog)")
+        #expect(bus.logSays("sound: /nonexistent/late.oga: No such file or directory; the level's sound plays instead"), "\(bus.daemonLog)")
         #expect(try peak(of: ["-a", "Mail", "-h", "string:sound-name:message-new-email", "chosen file", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemonLog.contains("sound started: file \(file)"), "\(bus.daemonLog)")
+        #expect(bus.logSays("sound started: file \(file)"), "\(bus.daemonLog)")
         #expect(try bus.chimectl("apps", "set", "Mail", "sound=chime-time-sensitive").status == 0)
         #expect(try peak(of: ["-a", "Mail", "chosen event", "x"], bus: bus, pulse: pulse) > 0.05)
-        #expect(bus.daemonLog.contains("sound started: event chime-time-sensitive"))
+        #expect(bus.logSays("sound started: event chime-time-sensitive"))
 
         let text = bus.directory.appendingPathComponent("notes.oga").path
         _ = FileManager.default.createFile(atPath: text, contents: Data("just text".utf8))
@@ -151,7 +151,7 @@ import Testing
         #expect(try bus.chimectl("apps", "set", "Mail", "sound=\(copy)").status == 0)
         #expect(unlink(copy) == 0 && mkfifo(copy, 0o600) == 0)
         #expect(try peak(of: ["-a", "Mail", "now a fifo", "x"], bus: bus, pulse: pulse) > 0.05, "the level's sound, and nothing blocks")
-        #expect(bus.daemonLog.contains("sound: \(copy)") && bus.daemonLog.contains("the level's sound plays instead"), "\(bus.daemonLog)")
+        #expect(bus.logSays("sound: \(copy)") && bus.logSays("the level's sound plays instead"), "\(bus.daemonLog)")
     }
 
     @Test func badSoundFilesFallBackToTheLevelsSound() throws {
@@ -265,7 +265,7 @@ import Testing
         #expect(soundChildren().count == 1)
         let client = try bus.client()
         #expect(client.waitUntil(timeout: 15) { soundChildren().isEmpty }, "chime-sound stays")
-        #expect(bus.daemonLog.contains("sound finished: file \(long)"))
+        #expect(bus.logSays("sound finished: file \(long)"))
         let maps = try String(contentsOfFile: "/proc/\(daemon.pid)/maps", encoding: .utf8)
         #expect(!maps.contains("libpulse") && !maps.contains("libcanberra"), "chimed maps the sound libraries")
         #expect(try peak(of: ["again", "x"], bus: bus, pulse: pulse) > 0.05, "another plays the next sound")

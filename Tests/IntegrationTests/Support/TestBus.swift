@@ -92,6 +92,12 @@ final class TestBus: @unchecked Sendable {
         return daemon.stderr
     }
 
+    /// Whether chimed writes a line holding `text` within `timeout`: its log is written on a
+    /// thread of its own, so a line can come just after the reply or signal it goes with.
+    func logSays(_ text: String, timeout: Double = 10) -> Bool {
+        daemon?.line(onStderr: true, timeout: timeout) { $0.contains(text) } != nil
+    }
+
     deinit {
         if let daemon, daemon.isRunning {
             daemon.signal(SIGTERM)
