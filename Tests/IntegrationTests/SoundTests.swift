@@ -266,7 +266,7 @@ import Testing
         let client = try bus.client()
         #expect(client.waitUntil(timeout: 15) { soundChildren().isEmpty }, "chime-sound stays")
         #expect(bus.logSays("sound finished: file \(long)"))
-        let maps = try String(contentsOfFile: "/proc/\(daemon.pid)/maps", encoding: .utf8)
+        let maps = try #require(procFile(daemon.pid, "maps"))
         #expect(!maps.contains("libpulse") && !maps.contains("libcanberra"), "chimed maps the sound libraries")
         #expect(try peak(of: ["again", "x"], bus: bus, pulse: pulse) > 0.05, "another plays the next sound")
 

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Glibc
 
 /// Monotonic nanoseconds.
@@ -17,16 +18,6 @@ func percentile(_ samples: [UInt64], _ fraction: Double) -> Double {
 /// The middle value (the upper of the two middle ones for an even count); nan for none.
 func median(_ values: [Double]) -> Double {
     values.isEmpty ? .nan : values.sorted()[values.count / 2]
-}
-
-/// The text of /proc/PID/NAME; nil once the process is gone.
-func procFile(_ pid: pid_t, _ name: String) -> String? {
-    guard let file = fopen("/proc/\(pid)/\(name)", "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while case let count = fread(&chunk, 1, chunk.count, file), count > 0 { bytes += chunk[..<count] }
-    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// CPU time (user and system) a process has used, in milliseconds; clock-tick resolution.
