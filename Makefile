@@ -44,7 +44,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # The same tests against the release build, which is what `make install` installs: it is linked
-# differently (lld, with bench/hot-functions.txt), and `make test` only builds debug.
+# differently (bench/hot-functions.txt, packed relocations), and `make test` only builds debug.
 test-release: deps
 	$(SWIFT) build -c release
 	$(SWIFT) build --build-tests

@@ -6,11 +6,23 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
-// Release builds of the programs are linked with lld and relative relocations packed (RELR,
-// glibc 2.36): the dynamic linker reads every relocation at start, and their table, 444 KB in
+// Release builds of the programs pack their relative relocations (RELR, glibc 2.36): the dynamic linker reads every relocation at start, and their table, 444 KB in
 // chimed, stayed resident; packed, it is 4 KB.
-let packedRelocations = LinkerSetting.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+let packedRelocations = LinkerSetting.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                                   .when(configuration: .release))
+
+// How chimed, chime-presenter and chime-sound link the runtimes, with lld in every configuration
+// (it finds what the static libraries need in any order):
+// - the Swift runtime linked in: no relocated copies of its libraries, none of the unused ones;
+// - the C++ runtime the Swift runtime needs linked in too, only the parts it calls (link/ holds a
+//   libstdc++.so that names the static library): libstdc++.so ran its stream set-up at every
+//   start and kept about half a megabyte resident;
+// - no symbol of the program exported (Swift's static link exports all by default): every
+//   library's symbol lookups searched the program's 330 KB of dynamic symbols first.
+let programLinking: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-static-stdlib", "-L\(Context.packageDirectory)/link", "-Xlinker", "--no-export-dynamic"]),
+    packedRelocations,
+]
 
 let package = Package(
     name: "chime",
@@ -63,34 +75,29 @@ let package = Package(
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeStore",
                                                     "ChimeDesktop", "ChimeConfig", "ChimeControl", "CGLib", "CShims"]),
-        // The Swift runtime linked in: about 2.7 MB less memory for a process that runs all
-        // session long (no relocated copies of the runtime's libraries, none of the unused ones).
-        // In release builds lld puts the functions chimed runs (bench/hot-functions.txt, made by
+        // The runtimes linked in (programLinking): about 2.7 MB less memory for a process that
+        // runs all session long. In release builds lld puts the functions chimed runs (bench/hot-functions.txt, made by
         // `make hot-functions`) side by side: the kernel maps program text 64 KB around each page
         // touched, so scattered hot functions kept most of its 4.3 MB of code resident (4.7 MB of
         // the program was resident when idle, 3.3 MB with the functions in order).
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"],
-                          linkerSettings: [
-                              .unsafeFlags(["-static-stdlib"]),
-                              .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
+                          linkerSettings: programLinking + [
+                              .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
-                              packedRelocations,
                           ]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeControl", "ChimeDBus", "ChimeCore", "CGLib"]),
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
-        // The Swift runtime linked in, as in chimed: about 2 MB less with banners on screen. Its
+        // The runtimes linked in, as in chimed: about 2 MB less with banners on screen. Its
         // functions that run laid out together as chimed's are (bench/presenter-hot-functions.txt).
         .executableTarget(name: "chime-presenter", dependencies: ["ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
                                                                   "ChimeGLib", "ChimeCore", "CShims"],
-                          linkerSettings: [
-                              .unsafeFlags(["-static-stdlib"]),
+                          linkerSettings: programLinking + [
                               .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/presenter-hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
-                              packedRelocations,
                           ]),
         // chimed's sounds, in a child it starts for them and lets go when they are played.
         .executableTarget(name: "chime-sound", dependencies: ["ChimeSound", "ChimeGLib", "ChimeCore"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), packedRelocations]),
+                          linkerSettings: programLinking),
 
         // Build-time tool: turns dbus/*.xml into Swift string constants.
         .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),

@@ -15,6 +15,16 @@ import Testing
         #expect(second.stderr.contains("--replace"))
     }
 
+    /// chimed carries the parts of the Swift and C++ runtimes it calls: their shared libraries
+    /// would keep their relocated data and start-up work resident all session long.
+    @Test func chimedMapsNoRuntimeLibrary() throws {
+        let bus = try TestBus()
+        let pid = try #require(bus.daemon?.pid)
+        _ = try bus.client().notify()
+        let maps = try #require(procFile(pid, "maps"))
+        #expect(!maps.contains("libstdc++") && !maps.contains("libswiftCore"), "\(maps)")
+    }
+
     @Test func replaceTakesTheNameOverAndTheOldDaemonLeaves() throws {
         let bus = try TestBus()
         let first = try #require(bus.daemon)
