@@ -13,6 +13,8 @@ struct DisplayFootprint {
     struct Figures {
         /// PSS in kB, all the server's processes together.
         var idle = Double.nan, fiveBanners = Double.nan
+        /// Private dirty memory in kB (heap, stacks, relocated data), all its processes together.
+        var idleDirty = Double.nan, fiveBannersDirty = Double.nan
         var processes = 0, idleProcesses = 0
     }
 
@@ -71,13 +73,13 @@ struct DisplayFootprint {
         let idleUntil = Date().addingTimeInterval(kind == .chimed ? 33 : 3)
         while Date() < idleUntil { usleep(100_000) }
         let idle = Self.processes(of: server.pid)
-        figures.idle = idle.reduce(0) { $0 + Self.pss(of: $1) }
+        (figures.idle, figures.idleDirty) = Self.memory(of: idle)
         figures.idleProcesses = idle.count
         // Five that stay.
         for index in 1...5 { _ = try client.banner("On screen \(index)", app: index, timeout: 0) }
         Thread.sleep(forTimeInterval: 3)
         let shown = Self.processes(of: server.pid)
-        figures.fiveBanners = shown.reduce(0) { $0 + Self.pss(of: $1) }
+        (figures.fiveBanners, figures.fiveBannersDirty) = Self.memory(of: shown)
         figures.processes = shown.count
         return figures
     }
@@ -107,12 +109,16 @@ struct DisplayFootprint {
         return found
     }
 
-    /// Proportional set size in kB (`smaps_rollup`).
-    static func pss(of pid: pid_t) -> Double {
-        for line in (procFile(pid, "smaps_rollup") ?? "").split(separator: "\n") where line.hasPrefix("Pss:") {
-            return Double(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? .nan
+    /// Proportional set size and private dirty memory in kB (`smaps_rollup`), of the processes
+    /// together.
+    static func memory(of pids: [pid_t]) -> (pss: Double, privateDirty: Double) {
+        func field(_ name: String, _ pid: pid_t) -> Double {
+            for line in (procFile(pid, "smaps_rollup") ?? "").split(separator: "\n") where line.hasPrefix(name + ":") {
+                return Double(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? .nan
+            }
+            return .nan
         }
-        return .nan
+        return (pids.reduce(0) { $0 + field("Pss", $1) }, pids.reduce(0) { $0 + field("Private_Dirty", $1) })
     }
 
     var report: String {
@@ -122,14 +128,18 @@ struct DisplayFootprint {
         func ratio(_ key: KeyPath<Figures, Double>, _ other: String) -> String { formatRatio(value("chimed", key) / value(other, key)) }
         var text = """
             With a display (Xvfb for chimed and dunst, a headless sway for mako), default configs, PSS of each \
-            server's processes (chimed with chime-presenter while it runs):
+            server's processes (chimed with chime-presenter while it runs), and of that their private dirty \
+            memory (heap, stacks, relocated data), which no other process can share: what a server costs beyond \
+            the libraries' pages, which a desktop running GTK, cairo and pango apps already holds:
 
             | with a display | chimed | dunst | mako | chimed / dunst | chimed / mako | target |
             |---|---|---|---|---|---|---|
 
             """
         for (label, key, target) in [("idle, after 3 notifications came and went", \Figures.idle, "≤ 1x dunst and mako"),
-                                     ("5 banners on screen", \Figures.fiveBanners, "≤ 2x dunst")] {
+                                     ("5 banners on screen", \Figures.fiveBanners, "≤ 2x dunst"),
+                                     ("idle: private dirty", \Figures.idleDirty, ""),
+                                     ("5 banners: private dirty", \Figures.fiveBannersDirty, "")] {
             let cells = ["chimed", "dunst", "mako"].map { format(value($0, key) / 1024, 1) + " MB" }
             text += "| \(label) | " + cells.joined(separator: " | ") + " | \(ratio(key, "dunst")) | \(ratio(key, "mako")) | \(target) |\n"
         }
