@@ -35,7 +35,8 @@ extension Daemon {
         ]
     }
 
-    /// Hands what was counted to the center: every few seconds, before it is read, and at exit.
+    /// Hands what was counted to the center: a few seconds after it counted (housekeeping), before
+    /// it is read, and at exit.
     /// A crash loses at most those few seconds of figures, never a notification.
     func keepActivity() {
         guard let store, !activity.isEmpty else { return }

@@ -118,6 +118,7 @@ extension Daemon {
         store?.holdCommits()
         writes()
         if !objects.inTurn { store?.commit() }
+        housekeepIfDue()
     }
 
     /// Moves the rows recorded into SQLite a quarter of a second after the first, or at once past
@@ -141,11 +142,13 @@ extension Daemon {
     }
 
     /// Retention: deletes old entries in short batches, each in its own main-loop turn, so
-    /// pruning thousands never holds the bus for long. At start, on reload, every 5 seconds,
-    /// and after each thousand rows a flood brings (`batch` as many as it brought): waiting for
-    /// the timer, the table grew by seconds of a flood, and the file kept that size.
-    func prune(batch: Int = 500) {
-        guard let store else { return }
+    /// pruning thousands never holds the bus for long. At start, on reload, in housekeeping
+    /// (`housekeepSoon`), and after each thousand rows a flood brings (`batch` as many as it
+    /// brought): waiting for housekeeping, the table grew by seconds of a flood, and the file
+    /// kept that size. Says whether it deleted any.
+    @discardableResult
+    func prune(batch: Int = 500) -> Bool {
+        guard let store else { return false }
         rowsSincePrune = 0
         let center = attention.settings.center
         let deleted = store.prune(maximumEntries: center.maximumEntries,
@@ -159,5 +162,6 @@ extension Daemon {
                 return false
             }
         }
+        return !deleted.isEmpty
     }
 }

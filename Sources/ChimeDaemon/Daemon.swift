@@ -63,6 +63,9 @@ public final class Daemon {
     var releaseScheduled = false
     /// Rows the center took since the last prune; past `pruneEveryRows` a flood prunes as it goes.
     var rowsSincePrune = 0
+    /// Whether housekeeping (`housekeepSoon`) and the minute tick (`followTheClock`) are armed.
+    var housekeepingArmed = false
+    var ticking = false
     /// Whether the panel is open (`ShowCenter`); chime-presenter draws it.
     var centerOpen = false
     /// What reached the person since the center last took the figures (`addActivity`).
@@ -152,6 +155,8 @@ public final class Daemon {
             journal?.tidy()
             commitIntakeSoon()
             if rowsSincePrune >= Self.pruneEveryRows { prune(batch: rowsSincePrune) }
+            housekeepIfDue()
+            followTheClock()
         }
         presenter.hasWork = { [unowned self] in
             centerOpen || attention.server.notifications.contains { $0.state == .presented }
@@ -174,20 +179,12 @@ public final class Daemon {
             presenter.follow(settings.popups)
             badges.allMayHaveChanged(attention.unread.byApp.keys)
             prune()  // the limits may be lower now
+            followTheClock()
             Log.info("reloaded \(configLoader.path)")
             return nil
         case .failure(let failure):
             Log.warning("\(failure); keeping the previous config")
             return failure
-        }
-    }
-
-    /// Every minute, on the minute: Focus schedules and summary times.
-    private func scheduleTick() {
-        GLibSources.timeout(milliseconds: LocalClock.untilNextMinute()) { [unowned self] in
-            apply(attention.tick(now: now))
-            scheduleTick()
-            return false
         }
     }
 
@@ -219,11 +216,10 @@ public final class Daemon {
             return true
         }
         apply(attention.tick(now: now))
-        scheduleTick()
-        GLibSources.timeout(milliseconds: 5_000) { [unowned self] in
-            keepActivity()
-            store?.checkpoint()
-            prune()
+        followTheClock()
+        housekeepIfDue()  // what start-up put back into the center
+        GLibSources.timeout(milliseconds: Self.retentionCheck) { [unowned self] in
+            housekeepSoon()
             return true
         }
         sessionMonitor = SessionMonitor { [unowned self] session in
@@ -322,8 +318,10 @@ public final class Daemon {
     /// `wall`: the store's timestamp, unix milliseconds; a Notify passes the one its notification
     /// keeps as when it came, so the center's `created` is the same time `List` shows.
     func apply(_ events: [ServerEvent], wall: Int64 = LocalClock.wallMilliseconds()) {
-        inOneTransaction {
-            for event in events { record(event, wall: wall) }
+        if !events.isEmpty {
+            inOneTransaction {
+                for event in events { record(event, wall: wall) }
+            }
         }
         // A Focus turned on or off by hand is kept across restarts; changes are rare, so
         // every one saves: once a turn, with its store commit, before its replies.

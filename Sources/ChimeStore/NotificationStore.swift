@@ -22,6 +22,8 @@ public final class NotificationStore {
     let intakeLog: IntakeLog?
     /// The sequence number of the next row logged; SQLite keeps the last one it took.
     var nextIntakeSequence: Int64 = 1
+    /// `SQLiteDatabase.totalChanges` when the last checkpoint was made.
+    var changesAtCheckpoint: Int64 = 0
 
     /// SQLite, once it holds every row recorded: whatever reads or changes the store goes through
     /// here, so it sees (and acts after) every notification recorded before it.
@@ -98,14 +100,18 @@ public final class NotificationStore {
         attempt("return to WAL mode") { () throws(StoreError) in try sqlite.execute("PRAGMA journal_mode=WAL") }
     }
 
-    /// Copies the write-ahead log into the database. It fsyncs, so chimed calls it from an idle
-    /// moment every few seconds instead of letting a commit inside Notify do it.
+    /// Copies the write-ahead log into the database. It fsyncs, so chimed calls it a few seconds
+    /// after a change (housekeeping) instead of letting a commit inside Notify do it.
     /// The intake log is emptied here too, since SQLite then holds all of it.
     public func checkpoint() {
         commit()
         attempt("checkpoint") { () throws(StoreError) in try database.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         if intake.isEmpty, !sqlite.inTransaction { intakeLog?.clear() }
+        changesAtCheckpoint = sqlite.totalChanges
     }
+
+    /// Whether `checkpoint` has work: rows waiting in the intake, or rows changed since the last.
+    public var needsCheckpoint: Bool { !intake.isEmpty || sqlite.totalChanges != changesAtCheckpoint }
 
     /// mkdir -p, each new folder private to the user.
     static func makeFolders(_ path: String) {

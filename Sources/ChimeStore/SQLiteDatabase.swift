@@ -40,6 +40,8 @@ final class SQLiteDatabase {
 
     /// False once a failed statement (a full disk, say) made SQLite roll the transaction back.
     var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    /// Rows inserted, changed or deleted through this connection since it opened.
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?

@@ -185,6 +185,37 @@ import Testing
         #expect(attention.server.notification(low.id)?.state == .summarized)
     }
 
+    /// Only schedules, summary times and a Focus on until a time change with the clock: without
+    /// them chimed sleeps through the minutes, and a summary time added then counts from the
+    /// next tick, not from the last one before the pause.
+    @Test func onlySchedulesSummariesAndTimedFocusFollowTheClock() throws {
+        var attention = Attention(settings: ChimeSettings())
+        #expect(!attention.followsTheClock)
+        _ = try attention.focusOn("dnd", until: nil, now: at(.monday, "10:00"))
+        #expect(!attention.followsTheClock)
+        _ = try attention.focusOn("dnd", until: 1_000, now: at(.monday, "10:00"))
+        #expect(attention.followsTheClock)
+        _ = attention.focusOff(now: at(.monday, "10:00"))
+        _ = attention.tick(now: at(.monday, "10:01"))
+        #expect(!attention.followsTheClock)
+
+        var settings = attention.settings
+        settings.focusModes.append(FocusMode(name: "work"))
+        settings.focusModes[settings.focusModes.count - 1].schedules = [try FocusSchedule.parse("mon 09:00-17:00").get()]
+        var scheduled = Attention(settings: settings)
+        #expect(scheduled.followsTheClock)
+        _ = scheduled.tick(now: at(.monday, "10:00"))
+
+        attention.setOverride("news", "delivery", "summary")
+        _ = try attention.notify(.make(app: "news", summary: "Held"), from: ":1.1", now: at(.monday, "10:01"))
+        settings = attention.settings
+        settings.summaryTimes = [ClockTime(parsing: "12:00")!]
+        _ = attention.apply(settings, now: at(.monday, "13:00"))
+        #expect(attention.followsTheClock)
+        #expect(ownNotifications(attention.tick(now: at(.monday, "13:00"))).isEmpty, "12:00 passed while nothing ticked")
+        #expect(ownNotifications(attention.tick(now: at(day: 101, .tuesday, "12:00"))).count == 1)
+    }
+
     @Test mutating func aScheduledFocusStartsAndEndsWithTheClock() throws {
         var settings = attention.settings
         settings.focusModes[settings.focusModes.firstIndex { $0.name == "work" }!].schedules = [try FocusSchedule.parse("mon-fri 22:00-07:00").get()]

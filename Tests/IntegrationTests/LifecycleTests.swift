@@ -25,6 +25,23 @@ import Testing
         #expect(!maps.contains("libstdc++") && !maps.contains("libswiftCore"), "\(maps)")
     }
 
+    /// Idle, chimed sleeps: housekeeping follows a change and stops, and with no Focus schedule,
+    /// summary time or timed Focus nothing wakes it on the minute. Awaited: a quiet stretch of
+    /// 6 s (the old housekeeping woke it every 5 s, so it never came).
+    @Test func anIdleChimedSleeps() throws {
+        let bus = try TestBus()
+        let pid = try #require(bus.daemon?.pid)
+        _ = try bus.client().notify()
+        let deadline = Date().addingTimeInterval(40)
+        var quiet = false
+        while !quiet, Date() < deadline {
+            let before = contextSwitches(of: pid)
+            Thread.sleep(forTimeInterval: 6)  // the stretch measured, not a wait for an event
+            quiet = wakeups(from: before, to: contextSwitches(of: pid)) == 0
+        }
+        #expect(quiet, "chimed woke in every 6 s for 40 s")
+    }
+
     @Test func replaceTakesTheNameOverAndTheOldDaemonLeaves() throws {
         let bus = try TestBus()
         let first = try #require(bus.daemon)

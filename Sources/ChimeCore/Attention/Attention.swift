@@ -340,13 +340,22 @@ public struct Attention: Sendable {
 
     // MARK: Time passing
 
-    /// Called every minute and after the clock jumps: Focus schedules and summary times.
+    /// Whether anything changes with the clock alone: a Focus schedule, a summary time, a Focus
+    /// turned on until a time. While nothing does, the daemon need not wake each minute.
+    public var followsTheClock: Bool {
+        !settings.summaryTimes.isEmpty || settings.focusModes.contains { !$0.schedules.isEmpty }
+            || focus.manualFocus?.until != nil
+    }
+
+    /// Called every minute while the clock matters (`followsTheClock`), and after the clock
+    /// jumps: Focus schedules and summary times. The last tick of a stretch forgets its time, so
+    /// a summary time added later is not taken as passed during the minutes nobody looked.
     public mutating func tick(now: Now) -> [ServerEvent] {
         var events = refreshFocus(now: now)
         if let last = lastTick, ScheduledSummary.isDue(times: settings.summaryTimes, from: last, to: now.local) {
             events += deliverSummary(now: now)
         }
-        lastTick = now.local
+        lastTick = followsTheClock ? now.local : nil
         return events
     }
 

@@ -1,0 +1,46 @@
+import ChimeGLib
+
+/// What chimed does when nobody calls, only while there is something to do, so an idle chimed
+/// sleeps: the minute tick while the clock matters (`Attention.followsTheClock`: a Focus
+/// schedule, a summary time, a Focus on until a time), and housekeeping (the activity figures to
+/// the store, the write-ahead log into the database, retention) a few seconds after a change.
+extension Daemon {
+    static let housekeepingDelay: UInt32 = 5_000
+    /// Retention by age needs no change to come due: an hourly look is soon enough.
+    static let retentionCheck: UInt32 = 3_600_000
+
+    /// Arms the tick for the next minute, unless it is armed or nothing follows the clock: at
+    /// start, after each bus turn and reload (a Focus turned on until a time, a new schedule).
+    func followTheClock() {
+        guard !ticking, attention.followsTheClock else { return }
+        ticking = true
+        GLibSources.timeout(milliseconds: LocalClock.untilNextMinute()) { [unowned self] in
+            ticking = false
+            apply(attention.tick(now: now))
+            followTheClock()
+            return false
+        }
+    }
+
+    /// Housekeeping in a few seconds if it has work: after each bus turn and each write to the
+    /// store outside one. A turn that changed nothing (a GetStatus, a client leaving) arms nothing.
+    func housekeepIfDue() {
+        guard let store else { return }  // without history there is nothing to keep
+        if store.needsCheckpoint || !activity.isEmpty || rowsSincePrune > 0 { housekeepSoon() }
+    }
+
+    /// Housekeeping in a few seconds, unless it is armed; hourly whatever happened (retention by
+    /// age). What comes due meanwhile (a prune's next batch) arms the next pass.
+    func housekeepSoon() {
+        guard !housekeepingArmed else { return }
+        housekeepingArmed = true
+        GLibSources.timeout(milliseconds: Self.housekeepingDelay) { [unowned self] in
+            housekeepingArmed = false
+            keepActivity()
+            prune()
+            store?.checkpoint()
+            housekeepIfDue()
+            return false
+        }
+    }
+}
