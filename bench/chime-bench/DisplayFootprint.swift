@@ -15,10 +15,14 @@ struct DisplayFootprint {
         var idle = Double.nan, fiveBanners = Double.nan
         /// Private dirty memory in kB (heap, stacks, relocated data), all its processes together.
         var idleDirty = Double.nan, fiveBannersDirty = Double.nan
+        /// Idle, how often a minute its threads woke (context switches over `idleWindow`).
+        var idleWakeups = Double.nan
         var processes = 0, idleProcesses = 0
     }
 
     var figures: [(name: String, figures: Figures)] = []
+    /// How long an idle server's wakeups are counted.
+    static let idleWindow = 20.0
 
     enum Kind: String, CaseIterable {
         case chimed, dunst, mako
@@ -75,6 +79,10 @@ struct DisplayFootprint {
         let idle = Self.processes(of: server.pid)
         (figures.idle, figures.idleDirty) = Self.memory(of: idle)
         figures.idleProcesses = idle.count
+        let before = idle.map(contextSwitches(of:))
+        Thread.sleep(forTimeInterval: Self.idleWindow)
+        let woke = zip(before, idle.map(contextSwitches(of:))).reduce(0) { $0 + wakeups(from: $1.0, to: $1.1) }
+        figures.idleWakeups = Double(woke) * 60 / Self.idleWindow
         // Five that stay.
         for index in 1...5 { _ = try client.banner("On screen \(index)", app: index, timeout: 0) }
         Thread.sleep(forTimeInterval: 3)
@@ -130,7 +138,8 @@ struct DisplayFootprint {
             With a display (Xvfb for chimed and dunst, a headless sway for mako), default configs, PSS of each \
             server's processes (chimed with chime-presenter while it runs), and of that their private dirty \
             memory (heap, stacks, relocated data), which no other process can share: what a server costs beyond \
-            the libraries' pages, which a desktop running GTK, cairo and pango apps already holds:
+            the libraries' pages, which a desktop running GTK, cairo and pango apps already holds; and, idle, how \
+            often a minute its threads woke (context switches in \(Int(Self.idleWindow)) s, after the idle PSS):
 
             | with a display | chimed | dunst | mako | chimed / dunst | chimed / mako | target |
             |---|---|---|---|---|---|---|
@@ -143,6 +152,9 @@ struct DisplayFootprint {
             let cells = ["chimed", "dunst", "mako"].map { format(value($0, key) / 1024, 1) + " MB" }
             text += "| \(label) | " + cells.joined(separator: " | ") + " | \(ratio(key, "dunst")) | \(ratio(key, "mako")) | \(target) |\n"
         }
+        let wakeups = ["chimed", "dunst", "mako"].map { format(value($0, \Figures.idleWakeups), 1) }
+        text += "| idle: wakeups a minute | " + wakeups.joined(separator: " | ")
+            + " | \(ratio(\Figures.idleWakeups, "dunst")) | \(ratio(\Figures.idleWakeups, "mako")) |  |\n"
         let processes = figures.first { $0.name == "chimed" }?.figures.processes ?? 0
         return text + "\nWith 5 banners chimed ran as \(processes) process\(processes == 1 ? "" : "es") (chimed and chime-presenter); idle, as \(figures.first { $0.name == "chimed" }?.figures.idleProcesses ?? 0).\n"
     }
