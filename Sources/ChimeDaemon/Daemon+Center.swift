@@ -162,6 +162,7 @@ extension Daemon {
                 return false
             }
         }
+        housekeepIfDue()  // to checkpoint what it deleted
         return !deleted.isEmpty
     }
 }

@@ -30,15 +30,15 @@ extension Daemon {
     }
 
     /// Housekeeping in a few seconds, unless it is armed; hourly whatever happened (retention by
-    /// age). What comes due meanwhile (a prune's next batch) arms the next pass.
+    /// age). A pass that leaves work (a failed checkpoint, a prune's next batch) arms the next.
     func housekeepSoon() {
         guard !housekeepingArmed else { return }
         housekeepingArmed = true
         GLibSources.timeout(milliseconds: Self.housekeepingDelay) { [unowned self] in
-            housekeepingArmed = false
             keepActivity()
             prune()
             store?.checkpoint()
+            housekeepingArmed = false  // not before: its own writes arm no second pass
             housekeepIfDue()
             return false
         }

@@ -105,9 +105,9 @@ public final class NotificationStore {
     /// The intake log is emptied here too, since SQLite then holds all of it.
     public func checkpoint() {
         commit()
-        attempt("checkpoint") { () throws(StoreError) in try database.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        let done = attempt("checkpoint") { () throws(StoreError) in try database.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         if intake.isEmpty, !sqlite.inTransaction { intakeLog?.clear() }
-        changesAtCheckpoint = sqlite.totalChanges
+        if done { changesAtCheckpoint = sqlite.totalChanges }  // a failed one is tried again
     }
 
     /// Whether `checkpoint` has work: rows waiting in the intake, or rows changed since the last.
