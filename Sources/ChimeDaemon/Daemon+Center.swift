@@ -117,8 +117,10 @@ extension Daemon {
     func inOneTransaction(_ writes: () -> Void) {
         store?.holdCommits()
         writes()
-        if !objects.inTurn { store?.commit() }
-        housekeepIfDue()
+        if !objects.inTurn {
+            store?.commit()
+            housekeepIfDue()  // a turn's end does it for the turn
+        }
     }
 
     /// Moves the rows recorded into SQLite a quarter of a second after the first, or at once past

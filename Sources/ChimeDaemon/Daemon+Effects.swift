@@ -28,6 +28,7 @@ extension Daemon {
         attention.unread.takeChanged { badges.mayHaveChanged($0) }
         if attention.focusChanged {
             attention.focusChanged = false
+            followTheClock()  // a Focus on until a time ends with it
             announceFocus()
             badges.allMayHaveChanged(attention.unread.byApp.keys)
         }

@@ -10,7 +10,7 @@ extension Daemon {
     static let retentionCheck: UInt32 = 3_600_000
 
     /// Arms the tick for the next minute, unless it is armed or nothing follows the clock: at
-    /// start, after each bus turn and reload (a Focus turned on until a time, a new schedule).
+    /// start, on reload (a new schedule or summary time) and when the Focus changes (`settle`).
     func followTheClock() {
         guard !ticking, attention.followsTheClock else { return }
         ticking = true
@@ -23,7 +23,8 @@ extension Daemon {
     }
 
     /// Housekeeping in a few seconds if it has work: after each bus turn and each write to the
-    /// store outside one. A turn that changed nothing (a GetStatus, a client leaving) arms nothing.
+    /// store outside one (`inOneTransaction`). A turn that changed nothing (a GetStatus, a client
+    /// leaving) arms nothing.
     func housekeepIfDue() {
         guard let store else { return }  // without history there is nothing to keep
         if store.needsCheckpoint || !activity.isEmpty || rowsSincePrune > 0 { housekeepSoon() }

@@ -156,7 +156,6 @@ public final class Daemon {
             commitIntakeSoon()
             if rowsSincePrune >= Self.pruneEveryRows { prune(batch: rowsSincePrune) }
             housekeepIfDue()
-            followTheClock()
         }
         presenter.hasWork = { [unowned self] in
             centerOpen || attention.server.notifications.contains { $0.state == .presented }
