@@ -6,8 +6,9 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
-// Release builds of the programs pack their relative relocations (RELR, glibc 2.36): the dynamic linker reads every relocation at start, and their table, 444 KB in
-// chimed, stayed resident; packed, it is 4 KB.
+// Release builds of the programs pack their relative relocations (RELR, glibc 2.36): the dynamic
+// linker reads every relocation at start, and their table, 444 KB in chimed, stayed resident;
+// packed, it is 4 KB.
 let packedRelocations = LinkerSetting.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                                   .when(configuration: .release))
 
@@ -76,10 +77,11 @@ let package = Package(
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeStore",
                                                     "ChimeDesktop", "ChimeConfig", "ChimeControl", "CGLib", "CShims"]),
         // The runtimes linked in (programLinking): about 2.7 MB less memory for a process that
-        // runs all session long. In release builds lld puts the functions chimed runs (bench/hot-functions.txt, made by
-        // `make hot-functions`) side by side: the kernel maps program text 64 KB around each page
-        // touched, so scattered hot functions kept most of its 4.3 MB of code resident (4.7 MB of
-        // the program was resident when idle, 3.3 MB with the functions in order).
+        // runs all session long. In release builds lld puts the functions chimed runs
+        // (bench/hot-functions.txt, made by `make hot-functions`) side by side: the kernel maps
+        // program text 64 KB around each page touched, so scattered hot functions kept most of its
+        // 4.3 MB of code resident (4.7 MB of the program was resident when idle, 3.3 MB with the
+        // functions in order).
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"],
                           linkerSettings: programLinking + [
                               .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
