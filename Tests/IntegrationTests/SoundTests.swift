@@ -248,8 +248,8 @@ import Testing
         let bus = try TestBus(config: Self.config, pulse: pulse)
         let daemon = try #require(bus.daemon)
         func soundChildren() -> [String] {
-            let children = (try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\(daemon.pid)/children", encoding: .utf8)) ?? ""
-            return children.split(separator: " ").compactMap { try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8) }
+            let children = procFile(daemon.pid, "task/\(daemon.pid)/children") ?? ""
+            return children.split(separator: " ").compactMap { pid_t($0).flatMap { procFile($0, "comm") } }
                 .filter { $0.hasPrefix("chime-sound") }
         }
         // Three seconds of tone, so that it is still playing when looked at.
