@@ -120,13 +120,14 @@ struct DisplayFootprint {
     /// Proportional set size and private dirty memory in kB (`smaps_rollup`), of the processes
     /// together.
     static func memory(of pids: [pid_t]) -> (pss: Double, privateDirty: Double) {
-        func field(_ name: String, _ pid: pid_t) -> Double {
-            for line in (procFile(pid, "smaps_rollup") ?? "").split(separator: "\n") where line.hasPrefix(name + ":") {
-                return Double(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? .nan
+        pids.reduce((0, 0)) { total, pid in
+            let lines = (procFile(pid, "smaps_rollup") ?? "").split(separator: "\n")
+            func field(_ name: String) -> Double {
+                lines.first { $0.hasPrefix(name + ":") }
+                    .flatMap { Double($0.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") } ?? .nan
             }
-            return .nan
+            return (total.0 + field("Pss"), total.1 + field("Private_Dirty"))
         }
-        return (pids.reduce(0) { $0 + field("Pss", $1) }, pids.reduce(0) { $0 + field("Private_Dirty", $1) })
     }
 
     var report: String {
