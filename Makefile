@@ -9,6 +9,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                libnotify-bin libcanberra-dev libcanberra-pulse sound-theme-freedesktop \
                pulseaudio pulseaudio-utils sox libsox-fmt-base libsqlite3-dev \
                libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxcb1-dev libxkbcommon-dev \
+               libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev \
                xvfb xdotool openbox imagemagick sway grim bsdutils python3-gi gir1.2-notify-0.7 \
                xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap
 
@@ -70,6 +71,7 @@ bench-build:
 	rm -rf "$$($(SWIFT) build -c release --show-bin-path)"
 	$(SWIFT) build -c release --product chimed
 	$(SWIFT) build -c release --product chime-presenter
+	$(SWIFT) build -c release --product chime-banners
 	$(SWIFT) build -c release --product chime-sound
 	$(SWIFT) build -c release --product chime-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
@@ -95,13 +97,14 @@ UNIT_DIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(PREFIX)/share/systemd/user,$(PR
 # is newer than every source.
 release:
 	@bin=$$($(SWIFT) build -c release --show-bin-path); \
-	if [ -x "$$bin/chimed" ] && [ -x "$$bin/chimectl" ] && [ -x "$$bin/chime-presenter" ] && [ -x "$$bin/chime-sound" ] && \
+	if [ -x "$$bin/chimed" ] && [ -x "$$bin/chimectl" ] && [ -x "$$bin/chime-presenter" ] && [ -x "$$bin/chime-banners" ] && \
+	   [ -x "$$bin/chime-sound" ] && \
 	   [ -z "$$(find Sources Package.swift -newer "$$bin/chimed" -print -quit)" ]; then \
 	    echo "release build is up to date in $$bin"; \
 	else \
 	    rm -rf "$$bin" && $(SWIFT) build -c release --product chimed && \
 	    $(SWIFT) build -c release --product chimectl && $(SWIFT) build -c release --product chime-presenter && \
-	    $(SWIFT) build -c release --product chime-sound; \
+	    $(SWIFT) build -c release --product chime-banners && $(SWIFT) build -c release --product chime-sound; \
 	fi
 
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML. Installs the
@@ -117,6 +120,7 @@ install:
 	install -Dm755 $$bin/chimed $(DESTDIR)$(PREFIX)/bin/chimed; \
 	install -Dm755 $$bin/chimectl $(DESTDIR)$(PREFIX)/bin/chimectl; \
 	install -Dm755 $$bin/chime-presenter $(DESTDIR)$(PREFIX)/bin/chime-presenter; \
+	install -Dm755 $$bin/chime-banners $(DESTDIR)$(PREFIX)/bin/chime-banners; \
 	install -Dm755 $$bin/chime-sound $(DESTDIR)$(PREFIX)/bin/chime-sound
 	install -d $(DESTDIR)$(PREFIX)/share/dbus-1/services $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces \
 	           $(DESTDIR)$(UNIT_DIR)
@@ -134,7 +138,7 @@ install:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl $(DESTDIR)$(PREFIX)/bin/chime-presenter \
-	      $(DESTDIR)$(PREFIX)/bin/chime-sound \
+	      $(DESTDIR)$(PREFIX)/bin/chime-banners $(DESTDIR)$(PREFIX)/bin/chime-sound \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.Notifications.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/dev.chime.Chime1.service \
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.impl.portal.desktop.chime.service \

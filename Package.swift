@@ -46,6 +46,14 @@ let package = Package(
         // GTK 3 for the popups; gtk-layer-shell places them on wlroots compositors.
         .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk+-3.0",
                        providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
+        // Banners drawn without GTK: cairo and pango onto X11 windows (xcb), images by GdkPixbuf.
+        .systemLibrary(name: "CDraw", path: "Sources/CDraw", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libxcb1-dev"])]),
+        .systemLibrary(name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+                       providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // GIO's desktop files (an app's icon) and the desktop's handlers for links.
+        .systemLibrary(name: "CGioUnix", path: "Sources/CGioUnix", pkgConfig: "gio-unix-2.0",
+                       providers: [.apt(["libglib2.0-dev"])]),
         // The desktop's state: libwayland-client with the wlr-foreign-toplevel protocol's code
         // (wayland-scanner's output, `make wayland-protocols`), and libxcb for EWMH on X11.
         .target(name: "CDesktop", exclude: ["protocols"],
@@ -69,8 +77,12 @@ let package = Package(
         .target(name: "ChimeSound", dependencies: ["ChimeCore", "CCanberra", "CGLib", "ChimeGLib"]),
         // The notification center's persistence: SQLite in WAL mode.
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
+        // Banners drawn with cairo and pango alone, in chime-banners: a fraction of GTK's memory.
+        .target(name: "ChimeBanners", dependencies: ["ChimeCore", "ChimeControl", "ChimeGLib", "CDraw", "CPixbuf", "CGioUnix", "CGLib"]),
+        // What a program that draws banners does as a client of the control interface.
+        .target(name: "ChimeBannerFeed", dependencies: ["ChimeControl", "ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeConfig", "CShims"]),
         // Banners on the screen: GTK 3 windows, in chime-presenter (never in chimed).
-        .target(name: "ChimePresenter", dependencies: ["ChimeCore", "ChimeControl", "ChimeGLib", "CGtk", "CGLib"]),
+        .target(name: "ChimePresenter", dependencies: ["ChimeBanners", "ChimeCore", "ChimeControl", "ChimeGLib", "CGtk", "CGLib"]),
         // What the person is doing: the focused window and fullscreen, from the display.
         .target(name: "ChimeDesktop", dependencies: ["ChimeCore", "ChimeGLib", "CDesktop"]),
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
@@ -91,12 +103,16 @@ let package = Package(
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
         // The runtimes linked in, as in chimed: about 2 MB less with banners on screen. Its
         // functions that run laid out together as chimed's are (bench/presenter-hot-functions.txt).
-        .executableTarget(name: "chime-presenter", dependencies: ["ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
-                                                                  "ChimeGLib", "ChimeCore", "CShims"],
+        .executableTarget(name: "chime-presenter", dependencies: ["ChimeBannerFeed", "ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
+                                                                  "ChimeGLib", "ChimeCore"],
                           linkerSettings: programLinking + [
                               .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/presenter-hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
                           ]),
+        // The banners drawn without GTK (ChimeBanners), linked as chimed is.
+        .executableTarget(name: "chime-banners", dependencies: ["ChimeBanners", "ChimeBannerFeed", "ChimeConfig", "ChimeControl",
+                                                                "ChimeDBus", "ChimeGLib", "ChimeCore"],
+                          linkerSettings: programLinking),
         // chimed's sounds, in a child it starts for them and lets go when they are played.
         .executableTarget(name: "chime-sound", dependencies: ["ChimeSound", "ChimeGLib", "ChimeCore"],
                           linkerSettings: programLinking),
@@ -109,7 +125,7 @@ let package = Package(
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeConfig", "ChimeDBus", "ChimeCore",
                                                              "ChimeGLib", "ChimeStore", "ChimeControl"]),
         .testTarget(name: "ChimeControlTests", dependencies: ["ChimeControl", "ChimeCore"]),
-        .testTarget(name: "ChimePresenterTests", dependencies: ["ChimePresenter"]),
+        .testTarget(name: "ChimeBannersTests", dependencies: ["ChimeBanners", "ChimeGLib", "ChimeCore", "ChimeControl"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport",
                                                             "wayland-input", "test-window"]),
 
@@ -131,7 +147,7 @@ let package = Package(
 // regexes and string searches: linked into chimed for one `firstRange(of:)`, its regex engine
 // was 1.2 MB of program text, much of it resident. Text is searched with `firstByteRange(of:)`.
 let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter", "ChimeDesktop",
-                    "ChimeConfig", "ChimeControl",
+                    "ChimeConfig", "ChimeControl", "ChimeBanners", "ChimeBannerFeed", "chime-banners",
                     "ChimeDaemon", "chimed", "chimectl", "chime-presenter", "chime-sound"]
 let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
 // Release builds of what Chime ships, for the Notify path (BENCHMARKS.md, session 12):

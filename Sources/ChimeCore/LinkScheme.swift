@@ -8,4 +8,14 @@ public enum LinkScheme {
         guard let colon = uri.firstIndex(of: ":") else { return false }
         return openable.contains(uri[..<colon].lowercased())
     }
+
+    /// A web link's host, a mail link's address.
+    public static func destination(_ uri: String) -> String {
+        guard let colon = uri.firstIndex(of: ":") else { return uri }
+        var rest = uri[uri.index(after: colon)...]
+        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let destination = rest[..<end]
+        return destination.isEmpty ? uri : String(destination)
+    }
 }

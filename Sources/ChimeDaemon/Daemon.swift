@@ -84,8 +84,13 @@ public final class Daemon {
     let attachments: AttachmentFolder
     /// Whether a sweep of the attachments nobody names waits for the loop to be idle.
     var attachmentSweepScheduled = false
-    /// Banners on the screen, drawn by a process of chimed's own when there is a display.
+    /// Banners on the screen, drawn by a process of chimed's own when there is a display:
+    /// chime-presenter (GTK), which draws the panel too, or chime-banners.
     let presenter: PresenterChild
+    /// The panel's own chime-presenter, when chime-banners draws the banners.
+    let panelPresenter: PresenterChild?
+    /// What draws the panel.
+    var panelChild: PresenterChild { panelPresenter ?? presenter }
     /// The focused window and fullscreen, as the display says.
     private(set) lazy var desktop = DesktopWatch(environment: environment, identities: identities) { [unowned self] context in
         apply(attention.follow(context, now: now))
@@ -115,7 +120,14 @@ public final class Daemon {
         StateFolder.secure(AppStateStore.stateFolder(environment: environment))
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         attachments = AttachmentFolder(stateFolder: AppStateStore.stateFolder(environment: environment))
-        presenter = PresenterChild(environment: environment, configPath: configLoader.path)
+        if PresenterChild.lightBanners(environment: environment) {
+            presenter = PresenterChild(environment: environment, configPath: configLoader.path, program: ["chime-banners"])
+            panelPresenter = PresenterChild(environment: environment, configPath: configLoader.path,
+                                            program: ["chime-presenter", "--panel-only"])
+        } else {
+            presenter = PresenterChild(environment: environment, configPath: configLoader.path, program: ["chime-presenter"])
+            panelPresenter = nil
+        }
         attention = Attention(settings: settings)
         earlyNotify = EarlyNotify(ids: attention.server.ids, gate: attention.repeatGate, identities: identities)
         earlyNotify.follow(settings)
@@ -158,9 +170,10 @@ public final class Daemon {
             housekeepIfDue()
         }
         presenter.hasWork = { [unowned self] in
-            centerOpen || attention.server.notifications.contains { $0.state == .presented }
+            (panelPresenter == nil && centerOpen) || attention.server.notifications.contains { $0.state == .presented }
         }
-        presenter.ended = { [unowned self] in showCenter(false) }
+        panelPresenter?.hasWork = { [unowned self] in centerOpen }
+        panelChild.ended = { [unowned self] in showCenter(false) }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         control.export(controlInterface(), at: Self.controlPath)
         control.export(portalInterface(), at: Self.portalPath)
@@ -176,6 +189,7 @@ public final class Daemon {
             apply(attention.apply(settings, now: now))
             earlyNotify.follow(attention.settings)
             presenter.follow(settings.popups)
+            panelPresenter?.follow(settings.popups)
             badges.allMayHaveChanged(attention.unread.byApp.keys)
             prune()  // the limits may be lower now
             followTheClock()
@@ -200,6 +214,7 @@ public final class Daemon {
         prune()
         sweepAttachments()  // what a killed chimed copied for notifications it never kept
         presenter.follow(attention.settings.popups)
+        panelPresenter?.follow(attention.settings.popups)
         desktop.start()
         // A parent may hand us a blocked signal mask (some process launchers do); a daemon
         // that cannot hear SIGTERM cannot shut down cleanly.
@@ -249,6 +264,7 @@ public final class Daemon {
         // Every call answered was handled and is in the center now: nothing to read back at start.
         if store != nil { journal?.clear() }
         presenter.stop()
+        panelPresenter?.stop()
         hooks.stopAll()
         connection.releaseName(Self.notificationsName)
         controlConnection.releaseName(Self.controlName)

@@ -14,8 +14,8 @@ extension Daemon {
                 case "toggle": open = !centerOpen
                 case let other: throw .invalidArgs("'\(other)' is not open, close or toggle")
                 }
-                if open, !centerOpen, !presenter.canDraw {
-                    throw BusError(BusError.failed, "the panel cannot be drawn: banners are \(presenter.status.rawValue) (see chimectl status)")
+                if open, !centerOpen, !panelChild.canDraw {
+                    throw BusError(BusError.failed, "the panel cannot be drawn: banners are \(panelChild.status.rawValue) (see chimectl status)")
                 }
                 showCenter(open)
                 return [.bool(open)]
@@ -27,7 +27,7 @@ extension Daemon {
     func showCenter(_ open: Bool) {
         guard open != centerOpen else { return }
         centerOpen = open
-        if open { presenter.needed() }
+        if open { panelChild.needed() }
         emitControl("CenterShown", [.bool(open)])
     }
 }

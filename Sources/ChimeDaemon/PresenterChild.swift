@@ -4,9 +4,10 @@ import ChimeCore
 import ChimeGLib
 import Glibc
 
-/// Starts `chime-presenter` (installed beside chimed) when there is a display, banners are on and
-/// one is to be drawn, and notices when it ends: a display that went away ends the banners, never
-/// chimed; one that had nothing on screen for `[popups] idle-exit` is started for the next banner.
+/// Starts a program that draws (`chime-presenter` or `chime-banners`, installed beside chimed)
+/// when there is a display, banners are on and something is to be drawn, and notices when it
+/// ends: a display that went away ends the banners, never chimed; one that had nothing on screen
+/// for `[popups] idle-exit` is started for the next banner.
 public final class PresenterChild {
     /// Whether banners are shown, and if not, why: for `chimectl status`.
     enum Status: String {
@@ -31,6 +32,8 @@ public final class PresenterChild {
     private var pid: pid_t?
     private let environment: [String: String]
     private let configPath: String
+    /// The program and its own arguments, before `--config`.
+    private let program: [String]
     private(set) var status = Status.off
     /// Whether banners are wanted (on in the config, and a display named), and how many times in
     /// a row the presenter could not open the display.
@@ -50,9 +53,18 @@ public final class PresenterChild {
     /// The presenter ended for any reason but having nothing to draw: what it drew is gone.
     var ended: () -> Void = {}
 
-    init(environment: [String: String], configPath: String) {
+    /// `program`: its name (found beside chimed) and arguments.
+    init(environment: [String: String], configPath: String, program: [String]) {
         self.environment = environment
         self.configPath = configPath
+        self.program = program
+    }
+
+    /// Whether chime-banners draws the banners (cairo and pango, without GTK) and chime-presenter
+    /// only the panel: asked for with CHIME_BANNERS=light while chime-banners is being built
+    /// (ARCHITECTURE.md), and on X11 only.
+    static func lightBanners(environment: [String: String]) -> Bool {
+        environment["CHIME_BANNERS"] == "light" && environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] != nil
     }
 
     /// Whether chime-presenter runs now (with banners on, it may be waiting for the next one).
@@ -104,7 +116,8 @@ public final class PresenterChild {
 
     private func start() {
         // From chimed's own folder, reading the same config file.
-        switch ChildProcess.spawn([Self.executable, "--config", configPath], exited: { [weak self] status in
+        let executable = (executableFolder() ?? ".") + "/" + program[0]
+        switch ChildProcess.spawn([executable] + program.dropFirst() + ["--config", configPath], exited: { [weak self] status in
             self?.exited(status)
         }) {
         case .success(let pid):
@@ -116,9 +129,6 @@ public final class PresenterChild {
             Log.warning("cannot start the banner presenter: \(failure.message); running without banners")
         }
     }
-
-    /// `chime-presenter` in the folder chimed runs from.
-    private static var executable: String { (executableFolder() ?? ".") + "/chime-presenter" }
 
     private func exited(_ status: Int32) {
         pid = nil

@@ -1,4 +1,5 @@
 import CGtk
+import ChimeBanners
 import ChimeCore
 
 /// The files a notification carries, drawn: a picture's or a movie's thumbnail, which a click

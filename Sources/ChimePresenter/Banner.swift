@@ -1,6 +1,8 @@
 import CGtk
 import ChimeControl
+import ChimeBanners
 import ChimeCore
+import ChimeGLib
 
 /// One banner: a GTK window showing a notification. What the user does to it goes to the
 /// presenter's callbacks with its id; where it stands on the screen is the presenter's business.
@@ -38,13 +40,7 @@ final class Banner {
         refreshAge()
         GtkSignals.connectEvent(events.raw, "button-press-event") { event in
             let button = UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button
-            let action = switch button {
-            case 1: settings.leftClick
-            case 2: settings.middleClick
-            case 3: settings.rightClick
-            default: PopupSettings.ClickAction.none
-            }
-            switch action {
+            switch settings.click(Int(button)) {
             case .defaultAction where content.hasDefaultAction:
                 callbacks.invoke(id, Action.defaultKey, ActivationToken.forCurrentEvent(content) ?? "")
             case .defaultAction, .dismiss: callbacks.dismiss(id)

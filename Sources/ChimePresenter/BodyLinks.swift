@@ -1,5 +1,6 @@
 import CGtk
 import ChimeCore
+import ChimeGLib
 
 /// The links of a banner's body, each a button of its own under the text: a click on the body
 /// stays the default action however much of it a link covers, and only a click meant for a
@@ -16,7 +17,7 @@ enum BodyLinks {
         row.addClass("links")
         for link in links {
             // Where it goes, not what the app says it is: "example.org ↗", "ada@example.org ↗".
-            let button = gtk_button_new_with_label(destination(link.uri) + " ↗")!
+            let button = gtk_button_new_with_label(LinkScheme.destination(link.uri) + " ↗")!
             button.addClass("link")
             gtk_button_set_relief(button.cast(GtkButton.self), GTK_RELIEF_NONE)
             gtk_widget_set_tooltip_text(button, link.uri)
@@ -30,15 +31,5 @@ enum BodyLinks {
             gtk_box_pack_start(row.cast(GtkBox.self), button, 0, 0, 0)
         }
         return row
-    }
-
-    /// A web link's host, a mail link's address.
-    static func destination(_ uri: String) -> String {
-        guard let colon = uri.firstIndex(of: ":") else { return uri }
-        var rest = uri[uri.index(after: colon)...]
-        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let destination = rest[..<end]
-        return destination.isEmpty ? uri : String(destination)
     }
 }

@@ -1,5 +1,6 @@
 import CGtk
 import ChimeControl
+import ChimeBanners
 import ChimeCore
 import ChimeGLib
 

@@ -40,7 +40,8 @@ public final class PopupPresenter {
     private let layerShell: Bool
     /// Everything presented, newest first; windows exist only for the visible ones, so a
     /// burst of a thousand costs a thousand small values, not a thousand windows.
-    private var contents: [BannerContent] = []
+    private var queue = BannerQueue()
+    private var contents: [BannerContent] { queue.contents }
     private var windows: [UInt32: Banner] = [:]
     private var more: UnsafeMutablePointer<GtkWidget>?
     /// Says the age of the banners that stay again, while there is one.
@@ -51,28 +52,15 @@ public final class PopupPresenter {
     /// GTK on the display DISPLAY or WAYLAND_DISPLAY names; false when it cannot be opened.
     public static func openDisplay() -> Bool { gtk_init_check(nil, nil) != 0 }
 
-    /// Banners on the display (`openDisplay` first); nil when they are turned off or there is
-    /// none. `css`: the user's style sheet, applied over the shipped one.
-    public init?(settings: PopupSettings, css: String?, environment: [String: String], callbacks: Callbacks,
+    /// Banners on the display (`openDisplay` and `ShippedStyle.apply` first); nil when they are
+    /// turned off or there is none.
+    public init?(settings: PopupSettings, environment: [String: String], callbacks: Callbacks,
                  log: @escaping (String) -> Void) {
         guard settings.enabled, hasDisplay(environment), Self.openDisplay() else { return nil }
         self.settings = settings
         self.callbacks = callbacks
         self.log = log
         layerShell = gtk_layer_is_supported() != 0
-        let shipped = gtk_css_provider_new()
-        gtk_css_provider_load_from_data(shipped, Self.defaultStyle, -1, nil)
-        gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(shipped), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        if let css {
-            let user = gtk_css_provider_new()
-            var error: UnsafeMutablePointer<GError>?
-            if gtk_css_provider_load_from_path(user, css, &error) == 0 {
-                log("\(css): \(error.map { String(cString: $0.pointee.message) } ?? "cannot be read"); using the shipped style")
-                g_error_free(error)
-            } else {
-                gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(user), UInt32(GTK_STYLE_PROVIDER_PRIORITY_USER))
-            }
-        }
     }
 
     public func update(_ settings: PopupSettings) {
@@ -88,32 +76,21 @@ public final class PopupPresenter {
 
     /// Shows a notification, or redraws it in place when its id is already shown.
     public func show(_ content: BannerContent) {
-        if let index = contents.firstIndex(where: { $0.id == content.id }) {
-            contents[index] = content
-            windows[content.id] = nil  // drawn again with the new content
-        } else if let explained = content.explains, let index = contents.firstIndex(where: { $0.id == explained }) {
-            contents.insert(content, at: index + 1)
-        } else {
-            contents.insert(content, at: 0)
-        }
+        if let stale = queue.show(content) { windows[stale] = nil }  // drawn again with the new content
         arrange()
     }
 
     /// Shows a notification where `previous` was shown (its thread's banner), or as a new one.
     public func show(_ content: BannerContent, replacing previous: UInt32) {
-        guard contents.contains(where: { $0.id == previous }) else { return show(content) }
-        contents.removeAll { $0.id == content.id }
-        if let index = contents.firstIndex(where: { $0.id == previous }) { contents[index] = content }
-        windows[previous] = nil
+        for stale in queue.show(content, replacing: previous) { windows[stale] = nil }
         arrange()
     }
 
     /// Whether any banner is on screen (or waits in "+N more").
-    public var isShowing: Bool { !contents.isEmpty }
+    public var isShowing: Bool { !queue.isEmpty }
 
     public func hide(_ id: UInt32) {
-        guard let index = contents.firstIndex(where: { $0.id == id }) else { return }
-        contents.remove(at: index)
+        guard queue.hide(id) else { return }
         windows[id] = nil
         arrange()
     }
@@ -190,62 +167,4 @@ public final class PopupPresenter {
         // banners are placed by their distances to the anchored edges, which do not depend on it.
         OverlayWindow.monitor(named: settings.output, layerShell: layerShell)
     }
-
-    /// The shipped look: dark, rounded, with time-sensitive and critical set apart.
-    static let defaultStyle = """
-        window.chime-banner, window.chime-more { background-color: #23252b; color: #eceff4; border: 1px solid #3b3f4a; border-radius: 10px; }
-        window.chime-banner .content { padding: 12px; }
-        window.chime-banner .app-name { font-size: 0.85em; color: #a3a9b7; }
-        window.chime-banner .summary { font-weight: bold; font-size: 1.1em; }
-        window.chime-banner .body { font-size: 0.95em; }
-        window.chime-banner .age { font-size: 0.85em; color: #a3a9b7; margin-right: 6px; }
-        window.chime-banner .level-tag { font-size: 0.8em; font-weight: bold; margin-right: 6px; }
-        window.chime-banner.time-sensitive .level-tag { color: #f0b429; }
-        window.chime-banner.critical .level-tag { color: #ff8a8a; }
-        window.chime-banner entry { background: #1b1d22; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; }
-        window.chime-banner entry:focus { border-color: #6d9eeb; }
-        window.chime-banner progressbar trough { background: #353945; border: none; min-height: 6px; }
-        window.chime-banner progressbar progress { background: #6d9eeb; border: none; min-height: 6px; }
-        window.chime-banner .body-image { margin-top: 4px; }
-        window.chime-banner button { padding: 4px 10px; background: #353945; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; text-shadow: none; -gtk-icon-shadow: none; }
-        window.chime-banner button:hover { background: #414655; }
-        window.chime-banner button.close { padding: 0; min-height: 16px; min-width: 16px; background: none; border: none; color: #a3a9b7; }
-        window.chime-banner button.destructive-action { background: #b83a3a; color: #ffffff; }
-        window.chime-banner.passive { opacity: 0.92; }
-        window.chime-banner.time-sensitive { background-color: #2c2819; border: 2px solid #e5a50a; }
-        window.chime-banner.critical { background-color: #5c1a1a; border: 2px solid #ff5c5c; }
-        window.chime-more label { color: #a3a9b7; padding: 4px; }
-        window.chime-center { background-color: #1b1d22; color: #eceff4; }
-        window.chime-center .center-header { padding: 12px; background-color: #23252b; border-bottom: 1px solid #3b3f4a; }
-        window.chime-center .center-title { font-weight: bold; font-size: 1.25em; }
-        window.chime-center .focus-line { color: #a3a9b7; }
-        window.chime-center button { padding: 4px 10px; background: #353945; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; text-shadow: none; -gtk-icon-shadow: none; }
-        window.chime-center button:hover, window.chime-center button:focus { background: #414655; border-color: #6d9eeb; }
-        window.chime-center button:checked, window.chime-center button.focus-on { background: #2f4f7f; border-color: #6d9eeb; }
-        window.chime-center button.close { padding: 0; min-height: 16px; min-width: 16px; background: none; border: none; color: #a3a9b7; }
-        window.chime-center entry { margin: 8px 12px; background: #23252b; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; }
-        window.chime-center entry:focus { border-color: #6d9eeb; }
-        window.chime-center list { background: transparent; padding: 0 12px 12px 12px; }
-        window.chime-center row { padding: 2px 0; background: transparent; color: #eceff4; }
-        window.chime-center row:focus { outline: none; background: #2a2d35; }
-        window.chime-center row.center-item { margin: 3px 0; background-color: #23252b; border: 1px solid #3b3f4a; border-radius: 8px; }
-        window.chime-center row.center-item:focus { border-color: #6d9eeb; background-color: #2a2d35; }
-        window.chime-center row.center-item.unread { border-left: 4px solid #6d9eeb; }
-        window.chime-center row.center-item.time-sensitive { border-color: #e5a50a; }
-        window.chime-center row.center-item.critical { border-color: #ff5c5c; }
-        window.chime-center .content { padding: 8px 10px; }
-        window.chime-center .center-group { padding-top: 10px; }
-        window.chime-center .group-name { font-weight: bold; }
-        window.chime-center .center-section { padding-top: 10px; font-weight: bold; color: #f0b429; }
-        window.chime-center .center-summary { padding-top: 10px; font-weight: bold; color: #6d9eeb; }
-        window.chime-center .center-more { color: #6d9eeb; padding: 4px; }
-        window.chime-center .center-empty { color: #a3a9b7; padding: 24px; }
-        window.chime-center .age { font-size: 0.85em; color: #a3a9b7; }
-        window.chime-center .summary { font-weight: bold; }
-        window.chime-center .body { font-size: 0.95em; }
-        window.chime-center .activity { padding: 12px; }
-        window.chime-center .activity-table .heading { font-size: 0.85em; color: #a3a9b7; }
-        menu.focus-durations { background-color: #23252b; color: #eceff4; border: 1px solid #3b3f4a; }
-        menu.focus-durations menuitem:hover { background-color: #2f4f7f; }
-        """
 }

@@ -2,22 +2,25 @@ import ChimeConfig
 import ChimeGLib
 import Glibc
 
-// chime-presenter [--config FILE]: the banners, started by chimed beside itself. A program of
+// chime-presenter [--config FILE] [--panel-only]: the panel and the GTK banners, started by chimed beside itself. A program of
 // its own so that chimed never loads GTK: chimed stays small, and a display that goes away
 // ends only this process.
 var arguments = CommandLine.arguments.dropFirst()
 var configPath: String?
+var panelOnly = false
 while let argument = arguments.popFirst() {
     if argument == "--config", let path = arguments.popFirst() {
         configPath = path
+    } else if argument == "--panel-only" {
+        panelOnly = true
     } else {
-        print("usage: chime-presenter [--config FILE]   (chimed starts it; it draws chimed's banners)")
+        print("usage: chime-presenter [--config FILE] [--panel-only]   (chimed starts it; it draws chimed's banners and panel)")
         exit(2)
     }
 }
 // Banners and the panel draw with cairo and need no OpenGL; GTK would still probe it at start on
 // X11, loading Mesa and with it LLVM. A user's own GDK_GL wins.
 setenv("GDK_GL", "disable", 0)
-let status = PresenterProcess.run(configPath: configPath, environment: processEnvironment())
+let status = PresenterProcess.run(configPath: configPath, panelOnly: panelOnly, environment: processEnvironment())
 Log.flush()
 exit(status)

@@ -8,9 +8,9 @@ import Testing
 /// Banners on a real X server (Xvfb): where they appear, how many, what clicks do,
 /// and that the pointer over one pauses its expiry.
 @Suite struct PopupTests {
-    @Test func bannersAppearInTheConfiguredCornerNewestFirstAndGoWhenDismissed() throws {
+    @Test(arguments: Drawing.allCases) func bannersAppearInTheConfiguredCornerNewestFirstAndGoWhenDismissed(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[popups]\nanchor = top-left\nmargin = 20\nwidth = 300\n", display: display)
+        let bus = try TestBus(config: "[popups]\nanchor = top-left\nmargin = 20\nwidth = 300\n", display: display, drawing: drawing)
         let first = try bus.client().notify(app: "Mail", summary: "first", timeout: 0)
         _ = try bus.client().notify(app: "Mail", summary: "second", timeout: 0)
         let shown = try display.waitForWindows { $0.count == 2 }
@@ -34,9 +34,9 @@ import Testing
     /// Banners of different heights (a wrapped body, buttons, a progress bar) sit one under the
     /// other with the configured gap between them, all on the screen: each is placed by the
     /// height it has at the configured width, not at the narrowest its text could wrap to.
-    @Test func bannersOfDifferentHeightsStackWithTheGapBetweenThem() throws {
+    @Test(arguments: Drawing.allCases) func bannersOfDifferentHeightsStackWithTheGapBetweenThem(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[popups]\ngap = 10\n", display: display)
+        let bus = try TestBus(config: "[popups]\ngap = 10\n", display: display, drawing: drawing)
         let client = try bus.client()
         _ = try client.notify(app: "Mail", summary: "Grace Hopper", body: "Found the bug: a moth in relay 70.", timeout: 0)
         _ = try client.notify(app: "Chat", summary: "Ada", body: String(repeating: "The notes on the Analytical Engine are ready. ", count: 3),
@@ -51,11 +51,33 @@ import Testing
         #expect(shown.allSatisfy { $0.y + $0.height <= display.height }, "all on the screen: \(shown)")
     }
 
+    /// A banner that appears while another is drawn anew (one with a picture, whose drawing
+    /// waits on the X server) is drawn too: its first Expose once waited unseen in xcb's queue.
+    @Test(arguments: Drawing.allCases) func aBannerThatAppearsWhileAnotherIsRedrawnIsDrawn(_ drawing: Drawing) throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display, drawing: drawing)
+        let chart = bus.directory.appendingPathComponent("chart.png").path
+        #expect(try bus.run("convert", ["-size", "600x400", "xc:red", chart]).status == 0)
+        let client = try bus.client()
+        _ = try client.notify(summary: "chart", body: "the <img src=\"\(chart)\" alt=\"chart\"/>", timeout: 0)
+        let second = try client.notify(summary: "plain", body: "text", timeout: 0)
+        let top = try #require(try display.waitForWindows { $0.count == 2 && $0.first?.title == "chime-banner-\(second)" }.first)
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        // Polled: nothing says when the X server has drawn a window.
+        let deadline = Date().addingTimeInterval(5)
+        var drawn = 0.0
+        repeat {
+            try display.screenshot(to: shot)
+            drawn = try XDisplay.brightness(x: top.x + 4, y: top.y + 4, width: top.width - 8, height: top.height - 8, in: shot)
+        } while drawn < 0.05 && Date() < deadline
+        #expect(drawn > 0.05, "the new banner is drawn: \(drawn)")
+    }
+
     /// A banner shows at most six lines of body, two of summary and one of app name, however
     /// long they are: sixty lines of body once drew a banner taller than the screen.
-    @Test func aLongBodyOrSummaryIsCutToAFewLines() throws {
+    @Test(arguments: Drawing.allCases) func aLongBodyOrSummaryIsCutToAFewLines(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[popups]\nmax-visible = 7\n", display: display)
+        let bus = try TestBus(config: "[popups]\nmax-visible = 7\n", display: display, drawing: drawing)
         let client = try bus.client()
         func lines(_ count: Int) -> String { (1...count).map { "line \($0)" }.joined(separator: "\n") }
         _ = try client.notify(summary: "three", body: lines(3), timeout: 0)
@@ -76,9 +98,9 @@ import Testing
     /// An icon file that claims more pixels than a banner loads (a few bytes can claim a billion,
     /// which GdkPixbuf would decode whole) or cannot be read is said in the log, and its banner
     /// shows without it.
-    @Test func aHugeOrBrokenIconFileIsSaidAndTheBannerGoesWithoutIt() throws {
+    @Test(arguments: Drawing.allCases) func aHugeOrBrokenIconFileIsSaidAndTheBannerGoesWithoutIt(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let huge = bus.directory.appendingPathComponent("huge.png")
         try Self.pngHeader(width: 20_000, height: 20_000).write(to: huge)
         let broken = bus.directory.appendingPathComponent("broken.png")
@@ -96,9 +118,9 @@ import Testing
     /// The body's first image (a file chimed checked) is drawn under its text, shrunk to fit the
     /// texts' width and 120 pixels: the banner grows by that and keeps its width. One that claims
     /// too many pixels is said in the log, and the banner goes without it.
-    @Test func aBodyImageIsDrawnUnderTheTextShrunkToFit() throws {
+    @Test(arguments: Drawing.allCases) func aBodyImageIsDrawnUnderTheTextShrunkToFit(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let chart = bus.directory.appendingPathComponent("chart.png").path
         #expect(try bus.run("convert", ["-size", "600x400", "xc:red", chart]).status == 0)
         let huge = bus.directory.appendingPathComponent("huge.png")
@@ -138,9 +160,9 @@ import Testing
 
     /// A reload that changes the width redraws the banners already shown, and the "+N more" line,
     /// at the new width: the stack never mixes two.
-    @Test func aNewWidthOnReloadRedrawsTheBannersShown() throws {
+    @Test(arguments: Drawing.allCases) func aNewWidthOnReloadRedrawsTheBannersShown(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[popups]\nmax-visible = 2\n", display: display)
+        let bus = try TestBus(config: "[popups]\nmax-visible = 2\n", display: display, drawing: drawing)
         let client = try bus.client()
         for index in 0..<3 { _ = try client.notify(summary: "note \(index)", timeout: 0) }
         #expect(try display.waitForWindows { $0.count == 2 && $0.allSatisfy { $0.width == 380 } }.count == 2)
@@ -154,9 +176,9 @@ import Testing
 
     /// A notification that brings no icon but names its desktop file shows that file's icon,
     /// as GNOME Shell and Plasma do; one whose desktop file is not there shows none.
-    @Test func withoutAnIconTheDesktopFilesIconIsShown() throws {
+    @Test(arguments: Drawing.allCases) func withoutAnIconTheDesktopFilesIconIsShown(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(daemon: false, display: display)
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
         let white = bus.directory.appendingPathComponent("white.png").path
         _ = try display.run("/usr/bin/convert", ["-size", "48x48", "xc:white", white])
         let applications = bus.directory.appendingPathComponent("data/applications")
@@ -192,9 +214,9 @@ import Testing
                                         width: 30, height: 6, in: shot) > 0.9)
     }
 
-    @Test func pastTheMaximumOneLineCountsTheRest() throws {
+    @Test(arguments: Drawing.allCases) func pastTheMaximumOneLineCountsTheRest(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[popups]\nmax-visible = 2\n", display: display)
+        let bus = try TestBus(config: "[popups]\nmax-visible = 2\n", display: display, drawing: drawing)
         let client = try bus.client()
         for index in 0..<5 { _ = try client.notify(summary: "note \(index)", timeout: 0) }
         let shown = try display.waitForWindows { $0.count == 2 }
@@ -203,9 +225,9 @@ import Testing
         #expect(try display.waitForWindows("chime-more") { $0.count == 1 }.count == 1)
     }
 
-    @Test func clickingAnActionButtonSendsItsKeyAndARightClickDismisses() throws {
+    @Test(arguments: Drawing.allCases) func clickingAnActionButtonSendsItsKeyAndARightClickDismisses(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let waiting = try bus.start("notify-send", ["--wait", "-t", "0", "-A", "yes=Yes", "Confirm", "click me"])
         let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
         // The action row is the banner's bottom edge.
@@ -223,9 +245,9 @@ import Testing
 
     /// chime-presenter costs memory only while banners are shown: none runs before the first,
     /// it leaves after `[popups] idle-exit` with nothing on screen, and the next banner starts it.
-    @Test func thePresenterLeavesWhenTheScreenIsEmptyAndComesBackForTheNextBanner() throws {
+    @Test(arguments: Drawing.allCases) func thePresenterLeavesWhenTheScreenIsEmptyAndComesBackForTheNextBanner(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[popups]\nidle-exit = 1s\n", display: display)
+        let bus = try TestBus(config: "[popups]\nidle-exit = 1s\n", display: display, drawing: drawing)
         let daemon = try #require(bus.daemon)
         let client = try bus.client()
         let running = { (try? client.control("GetStatus").first?.vardictEntries?["presenter-running"])??.bool }
@@ -276,9 +298,9 @@ import Testing
 
     /// A click hands the app the activation token GDK made for it (an X11 startup id with the
     /// click's X server time), not one chimed made up, before ActionInvoked; the left click too.
-    @Test func aClickHandsTheAppTheActivationTokenMadeForIt() throws {
+    @Test(arguments: Drawing.allCases) func aClickHandsTheAppTheActivationTokenMadeForIt(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let client = try bus.client()
         try client.listen()
         let id = try client.notify(app: "Mail", summary: "click me", actions: ["default", "Open", "yes", "Yes"], timeout: 0)
@@ -288,7 +310,7 @@ import Testing
         let tokens = client.signals(named: "ActivationToken")
         #expect(tokens.count == 1 && tokens.first?.arguments.first == .uint32(id))
         let token = try #require(tokens.first?.arguments.last?.string)
-        #expect(token.contains("chime-presenter") && token.contains("_TIME") && !token.hasPrefix("chimed-"), "\(token)")
+        #expect(token.contains(drawing.program) && token.contains("_TIME") && !token.hasPrefix("chimed-"), "\(token)")
 
         let second = try client.notify(app: "Mail", summary: "open me", actions: ["default", "Open"], timeout: 0)
         let other = try #require(try display.waitForWindows { $0.map(\.title) == ["chime-banner-\(second)"] }.first)
@@ -298,9 +320,9 @@ import Testing
         #expect(clicked.contains("_TIME") && !clicked.hasPrefix("chimed-") && clicked != token, "\(clicked)")
     }
 
-    @Test func thePointerOverABannerPausesItsExpiry() throws {
+    @Test(arguments: Drawing.allCases) func thePointerOverABannerPausesItsExpiry(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let client = try bus.client()
         try client.listen()
         // Long enough to reach it with the pointer even on a loaded machine.
@@ -313,9 +335,9 @@ import Testing
         #expect(client.waitUntil(timeout: 10) { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(1)] } })
     }
 
-    @Test func aBurstOfAThousandShowsTheMaximumAndChimedStaysResponsive() throws {
+    @Test(arguments: Drawing.allCases) func aBurstOfAThousandShowsTheMaximumAndChimedStaysResponsive(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(config: "[general]\nrate-limit-burst = 100000\n", display: display)
+        let bus = try TestBus(config: "[general]\nrate-limit-burst = 100000\n", display: display, drawing: drawing)
         let flooder = try bus.client()
         for index in 0..<1_000 {
             flooder.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
@@ -333,9 +355,9 @@ import Testing
     }
 
     /// A package that left chime-presenter out: chimed says so and serves without banners.
-    @Test func withoutChimePresenterBesideItChimedServesWithoutBanners() throws {
+    @Test(arguments: Drawing.allCases) func withoutChimePresenterBesideItChimedServesWithoutBanners(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(daemon: false, display: display)
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
         let alone = bus.directory.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
         let copy = alone.appendingPathComponent("chimed").path
@@ -361,9 +383,9 @@ import Testing
 
     /// A display that cannot be opened when chimed starts (one still coming up) is tried again
     /// after 1, 2 and 4 s, said in the log; once it is up, banners show.
-    @Test func aDisplayThatComesUpLateStillGetsBanners() throws {
+    @Test(arguments: Drawing.allCases) func aDisplayThatComesUpLateStillGetsBanners(_ drawing: Drawing) throws {
         let display = try XDisplay(startingLater: ())
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let daemon = try #require(bus.daemon)
         _ = try bus.client().notify(summary: "late", timeout: 0)
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("cannot open the display; trying again in 1 s") } != nil,
@@ -373,9 +395,9 @@ import Testing
         #expect(try bus.chimectl("status").stdout.contains("banners: on"))
     }
 
-    @Test func whenTheDisplayGoesChimedRunsOnWithoutBanners() throws {
+    @Test(arguments: Drawing.allCases) func whenTheDisplayGoesChimedRunsOnWithoutBanners(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         _ = try bus.client().notify(summary: "before", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
         #expect(try bus.chimectl("status").stdout.contains("banners: on"))
@@ -393,16 +415,16 @@ extension PopupTests {
     /// A presenter that crashes is started again and draws what is open; one that keeps
     /// crashing is started again after 1 s, 2 s, 4 s, 8 s... (up to a minute), never given up on,
     /// and `chimectl status` says it is restarting meanwhile.
-    @Test func aCrashedPresenterIsStartedAgainAfterLongerPauses() throws {
+    @Test(arguments: Drawing.allCases) func aCrashedPresenterIsStartedAgainAfterLongerPauses(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let daemon = try #require(bus.daemon)
         _ = try bus.client().notify(summary: "open", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
         let client = try bus.client()
         for (time, pause) in [1, 2, 4, 8].enumerated() {
             let before = daemon.stderrLines.count
-            let found = try bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", "chime-presenter"])
+            let found = try bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", drawing.program])
             let pid = try #require(pid_t(found.stdout), "presenter: \(found)")
             #expect(kill(pid, SIGKILL) == 0)  // as the OOM killer would: SIGSEGV waits for Swift's backtracer
             let said = daemon.line(onStderr: true, from: before, timeout: 10) { $0.contains("the banner presenter") }
@@ -410,7 +432,7 @@ extension PopupTests {
                     "crash \(time + 1): \(bus.daemonLog)")
             #expect(try bus.chimectl("status").stdout.contains("banners: restarting"))
             #expect(client.waitUntil(timeout: Double(pause) + 10) {
-                (try? bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", "chime-presenter"]).status) == 0
+                (try? bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", drawing.program]).status) == 0
             })
             #expect(try display.waitForWindows { $0.count == 1 }.count == 1, "the open banner is drawn again")
             #expect(try bus.chimectl("status").stdout.contains("banners: on"))
@@ -419,10 +441,10 @@ extension PopupTests {
 
     /// A display that goes and comes back (an X server or compositor started again while chimed,
     /// started by D-Bus or systemd, runs on) gets its banners back when its socket is made again.
-    @Test func whenTheDisplayComesBackSoDoTheBanners() throws {
+    @Test(arguments: Drawing.allCases) func whenTheDisplayComesBackSoDoTheBanners(_ drawing: Drawing) throws {
         let display = try XDisplay(startingLater: ())
         try display.start()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let client = try bus.client()
         _ = try client.notify(summary: "before", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
@@ -725,9 +747,9 @@ extension PopupTests {
 
     /// The summary is the most prominent text, above a smaller body; time-sensitive and critical
     /// banners say their level in words at the top right, not by colour alone.
-    @Test func theSummaryStandsOutAndTheLevelIsSaidInWords() throws {
+    @Test(arguments: Drawing.allCases) func theSummaryStandsOutAndTheLevelIsSaidInWords(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let client = try bus.client()
         let plain = try client.notify(app: "x", summary: "HHHH", body: "HHHH", timeout: 60_000)
         let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
@@ -752,9 +774,9 @@ extension PopupTests {
 
     /// Chime's first word on an app's time-sensitive notifications comes after the alert it
     /// explains, never above it: the alert keeps the corner.
-    @Test func anExplanationFollowsTheAlertItExplains() throws {
+    @Test(arguments: Drawing.allCases) func anExplanationFollowsTheAlertItExplains(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let client = try bus.client()
         let alert = try client.notify(app: "Pager", summary: "db down", hints: [("urgency", .byte(2))], timeout: 0)
         let shown = try display.waitForWindows { $0.count == 2 }
@@ -765,9 +787,9 @@ extension PopupTests {
 
     /// A banner that stays (a timeout of never, or critical) says how long ago it came, as the
     /// center does; one that goes by itself does not.
-    @Test func aBannerThatStaysSaysItsAge() throws {
+    @Test(arguments: Drawing.allCases) func aBannerThatStaysSaysItsAge(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let client = try bus.client()
         let ageShown = { (id: UInt32) throws -> Bool in
             let title = "chime-banner-\(id)"
@@ -803,9 +825,9 @@ extension PopupTests {
     /// A body that is all one link: a click on the body is still the default action, the link
     /// opens only from its own button under the text, and opening it counts as reading the
     /// notification. A link chimed does not keep (file:) has no button.
-    @Test func aLinkIsATargetOfItsOwnAndNeverCoversTheBody() throws {
+    @Test(arguments: Drawing.allCases) func aLinkIsATargetOfItsOwnAndNeverCoversTheBody(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(daemon: false, display: display)
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
         // The desktop's handler: a program that writes down what it was asked to open.
         let opened = try bus.installHandler(for: "x-scheme-handler/https", field: "%u")
         try bus.startDaemon()

@@ -42,6 +42,16 @@ public struct PopupSettings: Equatable, Sendable {
     public var middleClick = ClickAction.dismiss
     public var rightClick = ClickAction.dismiss
 
+    /// What a click of mouse button `button` (1 left, 2 middle, 3 right) on a banner does.
+    public func click(_ button: Int) -> ClickAction {
+        switch button {
+        case 1: leftClick
+        case 2: middleClick
+        case 3: rightClick
+        default: .none
+        }
+    }
+
     public init() {}
 }
 

@@ -1,7 +1,18 @@
 import ChimeTestSupport
 import Foundation
 import Glibc
+import Testing
 @testable import ChimeDBus
+
+/// Which program draws the banners on X11: chime-presenter with GTK, or chime-banners with cairo
+/// and pango alone (CHIME_BANNERS=light). Tests of what both must do run with each.
+enum Drawing: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case gtk, light
+
+    var testDescription: String { rawValue }
+    /// The program's name, as pgrep finds it.
+    var program: String { self == .gtk ? "chime-presenter" : "chime-banners" }
+}
 
 /// A private dbus-daemon with chimed on it, torn down when the test ends.
 final class TestBus: @unchecked Sendable {
@@ -42,11 +53,13 @@ final class TestBus: @unchecked Sendable {
     /// `threadCooldown`: most tests send several notifications from one app and look at each
     /// banner and sound, so chimed runs with `--thread-cooldown 0` unless a test of one banner a
     /// burst asks for the default.
+    /// `drawing`: which program draws the banners on X11.
     init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
          systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil, wayland: Bool = false,
-         threadCooldown: Bool = false) throws {
+         threadCooldown: Bool = false, drawing: Drawing = .gtk) throws {
         self.pulse = pulse
         self.display = display
+        self.drawing = drawing
         self.threadCooldown = threadCooldown
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -78,6 +91,7 @@ final class TestBus: @unchecked Sendable {
     }
 
     private let threadCooldown: Bool
+    let drawing: Drawing
 
     /// Kills the dbus-daemon outright, as a crashed session bus goes.
     func killBus() {
@@ -143,6 +157,7 @@ final class TestBus: @unchecked Sendable {
         var env = Self.privateEnvironment(directory: directory, address: address)
         env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
         if let display { env["DISPLAY"] = display.name }
+        if drawing == .light { env["CHIME_BANNERS"] = "light" }
         if let wayland { env.merge(wayland.environment) { _, new in new } }
         return env
     }

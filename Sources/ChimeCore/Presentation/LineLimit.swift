@@ -2,12 +2,12 @@
 /// negative layout height), and each line break of the text starts a paragraph: a body of sixty
 /// lines drew a banner taller than the screen. A line separator (U+2028) breaks the line but
 /// keeps the paragraph, so the limit holds for the whole text.
-enum LineLimit {
+public enum LineLimit {
     /// The text as one paragraph of at most `lines` lines: each run of line breaks (\n, \r,
     /// U+2028, U+2029) is one line separator, and the text ends at the last line that fits, with
     /// "…" after it when more followed (lines stay lines: what followed is never run into the last
     /// one). Tags open at the cut are closed, so the markup stays whole.
-    static func oneParagraph(_ text: String, lines: Int) -> String {
+    public static func oneParagraph(_ text: String, lines: Int) -> String {
         var scalars = String.UnicodeScalarView()
         var separators = 0
         var afterBreak = false

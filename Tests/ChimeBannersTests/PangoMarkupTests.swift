@@ -1,6 +1,6 @@
 import ChimeCore
 import Testing
-@testable import ChimePresenter
+import ChimeGLib
 
 /// Banners draw the body with a GtkLabel: b, i and u; an image becomes its alt text and a link
 /// underlined text (it opens from a button of its own).
@@ -28,7 +28,7 @@ import Testing
         let links = PangoMarkup.links(in: body)
         #expect(links.map(\.uri) == ["https://example.org/a?b=1", "mailto:ada@example.org"])
         #expect(links.map(\.text) == ["the story", "mail"])
-        #expect(links.map { BodyLinks.destination($0.uri) } == ["example.org", "ada@example.org"])
+        #expect(links.map { LinkScheme.destination($0.uri) } == ["example.org", "ada@example.org"])
         #expect(PangoMarkup.from(body) == "See <u><b>the</b> story</u> or <u>mail</u>")
         #expect(!LinkScheme.isOpenable("file:///etc/passwd") && !LinkScheme.isOpenable("javascript:x") && LinkScheme.isOpenable("HTTP://x"))
     }

@@ -1,20 +1,20 @@
-import CGtk
+import CPixbuf
 import ChimeCore
 
 /// Images as GdkPixbufs, scaled to fit a square of `size` pixels.
-enum Pixbufs {
+public enum Pixbufs {
     /// The most pixels an image file may have: GdkPixbuf decodes a file whole before scaling it,
     /// and a few kilobytes of PNG can claim a billion pixels. 4096 x 4096 decodes to 64 MB.
-    static let maximumFilePixels = 4096 * 4096
+    public static let maximumFilePixels = 4096 * 4096
 
     /// An image file, or why it is not shown. Its size is read from its header before anything
     /// is decoded.
-    static func from(file path: String, size: Int) -> Result<OpaquePointer, HintProblem> {
+    public static func from(file path: String, size: Int) -> Result<OpaquePointer, HintProblem> {
         load(path) { _ in (size, size) }
     }
 
     /// An image file shrunk to fit `width` x `height`, never enlarged: a picture in a body.
-    static func from(file path: String, within width: Int, _ height: Int) -> Result<OpaquePointer, HintProblem> {
+    public static func from(file path: String, within width: Int, _ height: Int) -> Result<OpaquePointer, HintProblem> {
         load(path) { size in
             let scale = min(1, Double(width) / Double(size.width), Double(height) / Double(size.height))
             return (max(1, Int(Double(size.width) * scale)), max(1, Int(Double(size.height) * scale)))
@@ -24,7 +24,7 @@ enum Pixbufs {
     /// A thumbnail: the part `clip` says of an image file (all of it without one), decoded at
     /// the size that part is drawn at, within `width` x `height` and never enlarged. Decoded
     /// small at once, so a 4000-pixel photo never sits in memory whole.
-    static func thumbnail(file path: String, clip: Attachment.Clip?, within width: Int, _ height: Int) -> Result<OpaquePointer, HintProblem> {
+    public static func thumbnail(file path: String, clip: Attachment.Clip?, within width: Int, _ height: Int) -> Result<OpaquePointer, HintProblem> {
         guard let clip else { return from(file: path, within: width, height) }
         var fileWidth: Int32 = 0, fileHeight: Int32 = 0
         guard gdk_pixbuf_get_file_info(path, &fileWidth, &fileHeight) != nil, fileWidth > 0, fileHeight > 0 else {
@@ -66,7 +66,7 @@ enum Pixbufs {
     }
 
     /// Raw `image-data`.
-    static func from(_ image: ImageData, size: Int) -> OpaquePointer? {
+    public static func from(_ image: ImageData, size: Int) -> OpaquePointer? {
         let bytes = image.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }
         guard let full = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, image.hasAlpha ? 1 : 0,

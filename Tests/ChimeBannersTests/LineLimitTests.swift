@@ -1,5 +1,5 @@
 import Testing
-@testable import ChimePresenter
+import ChimeCore
 
 /// A banner's text as one paragraph, so GTK's limit on its lines holds for all of it.
 @Suite struct LineLimitTests {

@@ -1,13 +1,13 @@
-import CGtk
-import ChimeGLib
+import CGLib
+import ChimeCore
 
 /// The sanitised body markup (b, i, u, a href, img) as GtkLabel markup: labels draw b, i and u
 /// but not images, so an image becomes its alt text (and the banner draws the first image under
 /// the text, `imageSources`); a link is underlined text, opened from a button of its own (`links`).
-enum PangoMarkup {
+public enum PangoMarkup {
     /// The `src` of each `<img>` in the body, in order, as GMarkup reads it (entities resolved).
     /// chimed keeps an image only for a file it checked, or an icon name.
-    static func imageSources(in body: String) -> [String] {
+    public static func imageSources(in body: String) -> [String] {
         guard body.firstByteRange(of: "<img") != nil else { return [] }
         var sources: [String] = []
         var parser = MarkupParser()
@@ -20,7 +20,7 @@ enum PangoMarkup {
 
     /// The body's links, in order: each becomes a button of its own under the text (`Banner`),
     /// so a link can never cover the body, whose click is the default action.
-    static func links(in body: String) -> [(uri: String, text: String)] {
+    public static func links(in body: String) -> [(uri: String, text: String)] {
         guard body.firstByteRange(of: "<a ") != nil else { return [] }
         var links: [(String, String)] = []
         var open: String?
@@ -46,7 +46,7 @@ enum PangoMarkup {
     nonisolated(unsafe) private static let linkEnd = g_regex_new("</a>", G_REGEX_CASELESS, GRegexMatchFlags(0), nil)
 
     /// Links are drawn underlined, as text the click on the body passes through.
-    static func from(_ body: String) -> String {
+    public static func from(_ body: String) -> String {
         guard body.firstByteRange(of: "<img") != nil || body.firstByteRange(of: "<a ") != nil else { return body }
         var text = body
         for (regex, replacement) in [(imageWithAlt, "\\1"), (image, ""), (linkStart, "<u>"), (linkEnd, "</u>")] {

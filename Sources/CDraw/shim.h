@@ -1,0 +1,3 @@
+#include <cairo/cairo-xcb.h>
+#include <pango/pangocairo.h>
+#include <xcb/xcb.h>

@@ -1,0 +1,1 @@
+#include <gio/gdesktopappinfo.h>

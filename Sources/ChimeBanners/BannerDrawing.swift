@@ -1,0 +1,335 @@
+import CDraw
+import ChimeControl
+import ChimeCore
+import ChimeGLib
+
+/// One banner laid out at its width with pango, drawn with cairo onto whatever surface shows it,
+/// and what each point of it does when clicked. The same rows as chime-presenter's GTK banner:
+/// the icon beside the app's name (with the age of a banner that stays, and the level in words),
+/// the close button, the summary (two lines at most), the body (six), a progress bar, and the
+/// action buttons.
+final class BannerDrawing {
+    enum Target: Equatable {
+        case close
+        case button(String)
+        /// A link of the body, under it: opened by the desktop's handler for it.
+        case link(String)
+        /// Anywhere else: what the mouse button does to the banner (`[popups] … = …`).
+        case banner
+    }
+
+    struct Frame {
+        var x: Double, y: Double, width: Double, height: Double
+
+        func contains(_ px: Double, _ py: Double) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
+    }
+
+    let width: Int
+    private(set) var height = 0
+    private let look: BannerLook
+    private var icon: (surface: OpaquePointer, frame: Frame)?
+    private var texts: [(layout: OpaquePointer, x: Double, y: Double, colour: BannerLook.Colour)] = []
+    private var age: (since: Int64, layout: OpaquePointer, right: Double, y: Double)?
+    private var close = Frame(x: 0, y: 0, width: 0, height: 0)
+    private var progress: (frame: Frame, fraction: Double)?
+    private var buttons: [(key: String, frame: Frame, label: OpaquePointer, destructive: Bool)] = []
+    private var picture: (surface: OpaquePointer, x: Double, y: Double)?
+    private var links: [(uri: String, frame: Frame, label: OpaquePointer)] = []
+    /// The button or link under the pointer, drawn lighter.
+    var hovered: Target?
+    /// Whether the corners outside the rounded shape are see-through (a compositor runs):
+    /// then the banner is drawn rounded, else square, since those corners would be black.
+    var rounded = false
+
+    static let closeSize = 16.0
+    static let buttonHeight = 30.0
+    static let spacing = 6.0
+    static let linkHeight = 26.0
+    /// The most links shown under a body.
+    static let maximumLinks = 3
+
+    init(_ content: BannerContent, settings: PopupSettings, context: OpaquePointer, icons: IconTheme, log: (String) -> Void) {
+        width = settings.width
+        look = BannerLook(level: content.level)
+        let inset = look.borderWidth + look.padding
+        let contentWidth = Double(width) - 2 * inset
+        var textX = inset
+        if let surface = Self.icon(content, size: settings.iconSize, icons: icons, log: log) {
+            let side = Double(settings.iconSize)
+            let drawn = (Double(cairo_image_surface_get_width(surface)), Double(cairo_image_surface_get_height(surface)))
+            // Centred in its square, as GTK centres an image smaller than its place.
+            icon = (surface, Frame(x: inset + (side - drawn.0) / 2, y: inset + (side - drawn.1) / 2, width: drawn.0, height: drawn.1))
+            textX += side + 10
+        }
+        let textWidth = Double(width) - inset - textX
+        var y = inset
+
+        // The header: app name, then the age and level tag at its right, then the close button.
+        var right = textX + textWidth - Self.closeSize
+        close = Frame(x: right - 2, y: y - 2, width: Self.closeSize + 4, height: Self.closeSize + 4)
+        right -= 4
+        var headerHeight = Self.closeSize
+        if let tag = Self.levelTag(content.level) {
+            let layout = Self.layout(context, tag, font: BannerLook.tagFont)
+            let size = Self.size(layout)
+            right -= size.width
+            texts.append((layout, right, y, look.levelTag))
+            right -= 6
+            headerHeight = max(headerHeight, size.height)
+        }
+        if let since = content.staysSince {
+            let layout = Self.layout(context, "", font: BannerLook.appNameFont)
+            age = (since, layout, right, y)
+            refreshAge(now: Int64(g_get_real_time()) / 1_000)
+            right -= Self.size(layout).width + 6
+        }
+        let appName = Self.layout(context, content.appName, font: BannerLook.appNameFont, width: max(1, right - textX), lines: 1)
+        texts.append((appName, textX, y, look.secondary))
+        y += max(headerHeight, Self.size(appName).height) + 2
+
+        let summary = Self.layout(context, LineLimit.oneParagraph(content.summary, lines: 2), font: BannerLook.summaryFont,
+                                  width: textWidth, lines: 2)
+        texts.append((summary, textX, y, look.text))
+        y += Self.size(summary).height
+        if !content.body.isEmpty {
+            let body = Self.layout(context, LineLimit.oneParagraph(PangoMarkup.from(content.body), lines: 6), font: BannerLook.bodyFont,
+                                   width: textWidth, lines: 6, markup: true)
+            texts.append((body, textX, y + 2, look.text))
+            y += 2 + Self.size(body).height
+            if let surface = Self.bodyImage(content, width: max(16, Int(textWidth)), icons: icons, log: log) {
+                picture = (surface, textX, y + 6)
+                y += 6 + Double(cairo_image_surface_get_height(surface))
+            }
+            y = layLinks(content.body, context: context, x: textX, y: y, width: textWidth)
+        }
+        if let frame = icon?.frame { y = max(y, inset + max(frame.height, Double(settings.iconSize))) }
+
+        if let percent = content.progress {
+            y += Self.spacing
+            progress = (Frame(x: inset, y: y, width: contentWidth, height: 6), min(1, max(0, Double(percent) / 100)))
+            y += 6
+        }
+        if !content.buttons.isEmpty {
+            y += Self.spacing
+            let count = Double(content.buttons.count)
+            let buttonWidth = (contentWidth - Self.spacing * (count - 1)) / count
+            for (index, button) in content.buttons.enumerated() {
+                let frame = Frame(x: inset + Double(index) * (buttonWidth + Self.spacing), y: y, width: buttonWidth, height: Self.buttonHeight)
+                let label = Self.layout(context, button.label, font: BannerLook.buttonFont, width: max(1, buttonWidth - 20), lines: 1)
+                pango_layout_set_alignment(label, PANGO_ALIGN_CENTER)
+                buttons.append((button.key, frame, label, button.destructive))
+            }
+            y += Self.buttonHeight
+        }
+        height = Int((y + inset).rounded(.up))
+    }
+
+    /// The body's links (those chimed kept, checked again here), each a target of its own in a
+    /// row under the text, named by where it goes: "example.org ↗". Returns the row's bottom.
+    private func layLinks(_ body: String, context: OpaquePointer, x: Double, y: Double, width: Double) -> Double {
+        let found = PangoMarkup.links(in: body).filter { LinkScheme.isOpenable($0.uri) }.prefix(Self.maximumLinks)
+        guard !found.isEmpty else { return y }
+        let each = (width - Self.spacing * Double(found.count - 1)) / Double(found.count)
+        var left = x
+        for link in found {
+            let label = Self.layout(context, LinkScheme.destination(link.uri) + " ↗", font: BannerLook.buttonFont, width: each - 20, lines: 1)
+            let drawn = min(each, Self.size(label).width + 20)
+            links.append((link.uri, Frame(x: left, y: y + 2, width: drawn, height: Self.linkHeight), label))
+            left += drawn + Self.spacing
+        }
+        return y + 2 + Self.linkHeight
+    }
+
+    deinit {
+        if let picture { cairo_surface_destroy(picture.surface) }
+        for link in links { g_object_unref(UnsafeMutableRawPointer(link.label)) }
+        if let icon { cairo_surface_destroy(icon.surface) }
+        for text in texts { g_object_unref(UnsafeMutableRawPointer(text.layout)) }
+        if let age { g_object_unref(UnsafeMutableRawPointer(age.layout)) }
+        for button in buttons { g_object_unref(UnsafeMutableRawPointer(button.label)) }
+    }
+
+    /// What a click at (x, y) of the banner does.
+    func target(x: Double, y: Double) -> Target {
+        if close.contains(x, y) { return .close }
+        if let button = buttons.first(where: { $0.frame.contains(x, y) }) { return .button(button.key) }
+        if let link = links.first(where: { $0.frame.contains(x, y) }) { return .link(link.uri) }
+        return .banner
+    }
+
+    /// Says again how long ago a banner that stays came; false for one that does not.
+    @discardableResult
+    func refreshAge(now: Int64) -> Bool {
+        guard let age else { return false }
+        pango_layout_set_text(age.layout, RelativeAge.text(since: age.since, now: now), -1)
+        return true
+    }
+
+    func draw(_ cr: OpaquePointer) {
+        let border = look.borderWidth
+        let whole = Frame(x: 0, y: 0, width: Double(width), height: Double(height))
+        let radius = rounded ? look.radius : 0
+        if rounded {
+            cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        }
+        set(cr, look.border)
+        self.rounded(cr, whole, radius: radius)
+        cairo_fill(cr)
+        set(cr, look.background)
+        self.rounded(cr, Frame(x: border, y: border, width: whole.width - 2 * border, height: whole.height - 2 * border),
+                     radius: max(0, radius - border))
+        cairo_fill(cr)
+        if let icon {
+            cairo_set_source_surface(cr, icon.surface, icon.frame.x, icon.frame.y)
+            cairo_paint(cr)
+        }
+        for text in texts { show(cr, text.layout, x: text.x, y: text.y, colour: text.colour) }
+        if let picture {
+            cairo_set_source_surface(cr, picture.surface, picture.x, picture.y)
+            cairo_paint(cr)
+        }
+        for link in links {
+            drawButton(cr, link.frame, hovered: hovered == .link(link.uri), destructive: false)
+            let size = Self.size(link.label)
+            show(cr, link.label, x: link.frame.x + 10, y: link.frame.y + (link.frame.height - size.height) / 2, colour: look.text)
+        }
+        if let age {
+            show(cr, age.layout, x: age.right - Self.size(age.layout).width, y: age.y, colour: look.secondary)
+        }
+        drawClose(cr)
+        if let progress {
+            set(cr, look.progressTrough)
+            rounded(cr, progress.frame, radius: 3)
+            cairo_fill(cr)
+            set(cr, look.progress)
+            var done = progress.frame
+            done.width *= progress.fraction
+            rounded(cr, done, radius: 3)
+            cairo_fill(cr)
+        }
+        for button in buttons {
+            drawButton(cr, button.frame, hovered: hovered == .button(button.key), destructive: button.destructive)
+            let size = Self.size(button.label)
+            show(cr, button.label, x: button.frame.x + 10, y: button.frame.y + (button.frame.height - size.height) / 2, colour: look.text)
+        }
+    }
+
+    private func drawButton(_ cr: OpaquePointer, _ frame: Frame, hovered: Bool, destructive: Bool) {
+        set(cr, look.buttonBorder)
+        rounded(cr, frame, radius: 5)
+        cairo_fill(cr)
+        set(cr, destructive ? look.destructive : hovered ? look.buttonHover : look.button)
+        rounded(cr, Frame(x: frame.x + 1, y: frame.y + 1, width: frame.width - 2, height: frame.height - 2), radius: 4)
+        cairo_fill(cr)
+    }
+
+    private func drawClose(_ cr: OpaquePointer) {
+        let inset = 4.0
+        let x = close.x + 2, y = close.y + 2, side = Self.closeSize
+        set(cr, look.secondary)
+        cairo_set_line_width(cr, 1.5)
+        cairo_move_to(cr, x + inset, y + inset)
+        cairo_line_to(cr, x + side - inset, y + side - inset)
+        cairo_move_to(cr, x + side - inset, y + inset)
+        cairo_line_to(cr, x + inset, y + side - inset)
+        cairo_stroke(cr)
+    }
+
+    private func set(_ cr: OpaquePointer, _ colour: BannerLook.Colour) {
+        cairo_set_source_rgb(cr, colour.red, colour.green, colour.blue)
+    }
+
+    private func show(_ cr: OpaquePointer, _ layout: OpaquePointer, x: Double, y: Double, colour: BannerLook.Colour) {
+        set(cr, colour)
+        cairo_move_to(cr, x, y)
+        pango_cairo_show_layout(cr, layout)
+    }
+
+    private func rounded(_ cr: OpaquePointer, _ frame: Frame, radius: Double) {
+        let r = min(radius, frame.width / 2, frame.height / 2)
+        guard r > 0 else { return cairo_rectangle(cr, frame.x, frame.y, frame.width, frame.height) }
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, frame.x + frame.width - r, frame.y + r, r, -Double.pi / 2, 0)
+        cairo_arc(cr, frame.x + frame.width - r, frame.y + frame.height - r, r, 0, Double.pi / 2)
+        cairo_arc(cr, frame.x + r, frame.y + frame.height - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(cr, frame.x + r, frame.y + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    // MARK: Text
+
+    /// A layout of `text` in `font`; with a width it wraps there, and with `lines` it ends in
+    /// "…" past that many. Markup that pango cannot read is shown as plain text.
+    static func layout(_ context: OpaquePointer, _ text: String, font: String, width: Double? = nil, lines: Int? = nil,
+                       markup: Bool = false) -> OpaquePointer {
+        let layout = pango_layout_new(context)!
+        let description = pango_font_description_from_string(font)
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+        if let width {
+            pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        if let lines {
+            pango_layout_set_height(layout, -Int32(lines))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
+        if markup, pango_parse_markup(text, -1, 0, nil, nil, nil, nil) != 0 {
+            pango_layout_set_markup(layout, text, -1)
+        } else {
+            pango_layout_set_text(layout, text, -1)
+        }
+        return layout
+    }
+
+    static func size(_ layout: OpaquePointer) -> (width: Double, height: Double) {
+        var width: Int32 = 0, height: Int32 = 0
+        pango_layout_get_pixel_size(layout, &width, &height)
+        return (Double(width), Double(height))
+    }
+
+    static func levelTag(_ level: InterruptionLevel) -> String? {
+        switch level {
+        case .timeSensitive: "Time-Sensitive"
+        case .critical: "Critical"
+        case .passive, .active: nil
+        }
+    }
+
+    // MARK: Images
+
+    /// The body's first image (`<img src>`: a file chimed checked, or an icon name), at most
+    /// `width` wide and 120 pixels high, never enlarged; its alt text stays in the text. One
+    /// that cannot be shown is said in the log.
+    private static func bodyImage(_ content: BannerContent, width: Int, icons: IconTheme, log: (String) -> Void) -> OpaquePointer? {
+        guard let source = PangoMarkup.imageSources(in: content.body).first else { return nil }
+        let path = source.hasPrefix("/") ? source : icons.file(source, size: 48)
+        guard let path else { return nil }
+        let size = source.hasPrefix("/") ? (width, 120) : (48, 48)
+        switch CairoImages.surface(file: path, within: size.0, size.1) {
+        case .success(let surface): return surface
+        case .failure(let problem):
+            log("\(problem); notification \(content.id)'s banner goes without its body image")
+            return nil
+        }
+    }
+
+    /// The image-data, else the icon file or themed name, else the icon of the app's desktop
+    /// file, scaled to the icon size. A file that cannot be shown is said in the log, and the
+    /// banner goes without it.
+    private static func icon(_ content: BannerContent, size: Int, icons: IconTheme, log: (String) -> Void) -> OpaquePointer? {
+        if let image = content.image, let surface = CairoImages.surface(image, size: size) { return surface }
+        let named = content.icon.flatMap { $0.isEmpty ? nil : $0 }
+        guard let icon = named ?? content.desktopEntry.flatMap(DesktopApps.icon) else { return nil }
+        let path = icon.hasPrefix("/") ? icon : icons.file(icon, size: size)
+        guard let path else { return nil }
+        switch CairoImages.surface(file: path, size: size) {
+        case .success(let surface): return surface
+        case .failure(let problem):
+            log("\(problem); notification \(content.id)'s banner goes without it")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import CDraw
+import ChimeGLib
+import Glibc
+
+/// The X server, through xcb: override-redirect windows that cairo draws into, their events on
+/// the GLib main loop, and the work area banners are placed in. When the server goes away,
+/// `ended` is called (the program exits, as GTK's did, and chimed waits for the display).
+final class X11Screen {
+    let connection: OpaquePointer
+    private let screen: UnsafeMutablePointer<xcb_screen_t>
+    private let visual: UnsafeMutablePointer<xcb_visualtype_t>
+    /// With a compositor running, windows get an ARGB visual (and a colormap for it): corners
+    /// outside a banner's rounded shape are then see-through; without one they would be black.
+    private let translucent: (visual: UnsafeMutablePointer<xcb_visualtype_t>, colormap: xcb_colormap_t)?
+    var isTranslucent: Bool { translucent != nil }
+    /// The windows made here, by id; each forgets itself when it goes.
+    private var windows: [xcb_window_t: Weak] = [:]
+    private struct Weak { weak var window: X11Window? }
+    private var watch: UInt32?
+    private let atoms: [String: xcb_atom_t]
+    var ended: () -> Void = {}
+    /// The X server's time of the last click, for the startup ids made for it.
+    private(set) var lastEventTime: UInt32 = 0
+
+    /// Connects to the X server `name` names; nil when it cannot be reached.
+    init?(display name: String?) {
+        var number: Int32 = 0
+        guard let connection = xcb_connect(name, &number), xcb_connection_has_error(connection) == 0 else { return nil }
+        var screens = xcb_setup_roots_iterator(xcb_get_setup(connection))
+        for _ in 0..<max(0, number) { xcb_screen_next(&screens) }
+        guard let screen = screens.data, let visual = Self.visual(screen.pointee.root_visual, of: screen) else {
+            xcb_disconnect(connection)
+            return nil
+        }
+        self.connection = connection
+        self.screen = screen
+        self.visual = visual
+        let names = ["UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WORKAREA",
+                     "_NET_WM_CM_S\(number)"]
+        // Asked together, then answered: one round trip.
+        let cookies = names.map { xcb_intern_atom(connection, 0, UInt16($0.utf8.count), $0) }
+        var atoms: [String: xcb_atom_t] = [:]
+        for (name, cookie) in zip(names, cookies) {
+            guard let reply = xcb_intern_atom_reply(connection, cookie, nil) else { continue }
+            atoms[name] = reply.pointee.atom
+            free(reply)
+        }
+        self.atoms = atoms
+        translucent = Self.translucentVisual(connection, screen, compositor: atoms["_NET_WM_CM_S\(number)"])
+        watch = GLibSources.readable(xcb_get_file_descriptor(connection)) { [weak self] in self?.read() ?? false }
+    }
+
+    deinit {
+        if let watch { GLibSources.remove(watch) }
+        xcb_disconnect(connection)
+    }
+
+    /// A 32-bit visual and a colormap for it, when a compositor owns the screen's `_NET_WM_CM_Sn`.
+    private static func translucentVisual(_ connection: OpaquePointer, _ screen: UnsafeMutablePointer<xcb_screen_t>,
+                                          compositor: xcb_atom_t?) -> (UnsafeMutablePointer<xcb_visualtype_t>, xcb_colormap_t)? {
+        guard let compositor, let reply = xcb_get_selection_owner_reply(connection, xcb_get_selection_owner(connection, compositor), nil) else { return nil }
+        let owner = reply.pointee.owner
+        free(reply)
+        guard owner != 0 else { return nil }
+        var depths = xcb_screen_allowed_depths_iterator(screen)
+        while depths.rem > 0 {
+            if depths.data.pointee.depth == 32 {
+                var visuals = xcb_depth_visuals_iterator(depths.data)
+                while visuals.rem > 0 {
+                    if visuals.data.pointee._class == UInt8(XCB_VISUAL_CLASS_TRUE_COLOR.rawValue) {
+                        let colormap = xcb_generate_id(connection)
+                        xcb_create_colormap(connection, UInt8(XCB_COLORMAP_ALLOC_NONE.rawValue), colormap, screen.pointee.root,
+                                            visuals.data.pointee.visual_id)
+                        return (visuals.data, colormap)
+                    }
+                    xcb_visualtype_next(&visuals)
+                }
+            }
+            xcb_depth_next(&depths)
+        }
+        return nil
+    }
+
+    private static func visual(_ id: xcb_visualid_t, of screen: UnsafeMutablePointer<xcb_screen_t>) -> UnsafeMutablePointer<xcb_visualtype_t>? {
+        var depths = xcb_screen_allowed_depths_iterator(screen)
+        while depths.rem > 0 {
+            var visuals = xcb_depth_visuals_iterator(depths.data)
+            while visuals.rem > 0 {
+                if visuals.data.pointee.visual_id == id { return visuals.data }
+                xcb_visualtype_next(&visuals)
+            }
+            xcb_depth_next(&depths)
+        }
+        return nil
+    }
+
+    /// The screen less the panels and docks the window manager keeps clear (`_NET_WORKAREA`),
+    /// or the whole screen without one.
+    var workArea: (x: Int, y: Int, width: Int, height: Int) {
+        let whole = (0, 0, Int(screen.pointee.width_in_pixels), Int(screen.pointee.height_in_pixels))
+        guard let atom = atoms["_NET_WORKAREA"],
+              let reply = xcb_get_property_reply(connection, xcb_get_property(connection, 0, screen.pointee.root, atom,
+                                                                              xcb_atom_t(XCB_ATOM_CARDINAL.rawValue), 0, 4), nil) else { return whole }
+        defer { free(reply) }
+        guard xcb_get_property_value_length(reply) >= 16, let value = xcb_get_property_value(reply) else { return whole }
+        let numbers = value.assumingMemoryBound(to: UInt32.self)
+        guard numbers[2] > 0, numbers[3] > 0 else { return whole }
+        return (Int(numbers[0]), Int(numbers[1]), Int(numbers[2]), Int(numbers[3]))
+    }
+
+    /// A new window, unmapped, named `title` (what tools like xdotool find it by).
+    func makeWindow(title: String, draw: @escaping (OpaquePointer) -> Void) -> X11Window {
+        let id = xcb_generate_id(connection)
+        let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_ENTER_WINDOW.rawValue
+            | XCB_EVENT_MASK_LEAVE_WINDOW.rawValue | XCB_EVENT_MASK_POINTER_MOTION.rawValue
+        // Values in the order of their mask bits; a window of another depth than the root's
+        // needs its own colormap and border pixel.
+        if let translucent {
+            let mask = XCB_CW_BACK_PIXEL.rawValue | XCB_CW_BORDER_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue
+                | XCB_CW_EVENT_MASK.rawValue | XCB_CW_COLORMAP.rawValue
+            xcb_create_window(connection, 32, id, screen.pointee.root, 0, 0, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue),
+                              translucent.visual.pointee.visual_id, mask, [0, 0, 1, events, translucent.colormap])
+        } else {
+            xcb_create_window(connection, UInt8(XCB_COPY_FROM_PARENT), id, screen.pointee.root, 0, 0, 1, 1, 0,
+                              UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
+                              XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_EVENT_MASK.rawValue, [1, events])
+        }
+        setText(id, xcb_atom_t(XCB_ATOM_WM_NAME.rawValue), xcb_atom_t(XCB_ATOM_STRING.rawValue), title)
+        if let name = atoms["_NET_WM_NAME"], let utf8 = atoms["UTF8_STRING"] { setText(id, name, utf8, title) }
+        setText(id, xcb_atom_t(XCB_ATOM_WM_CLASS.rawValue), xcb_atom_t(XCB_ATOM_STRING.rawValue), "chime-banners\0chime-banners\0")
+        if let type = atoms["_NET_WM_WINDOW_TYPE"], var notification = atoms["_NET_WM_WINDOW_TYPE_NOTIFICATION"] {
+            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), id, type, xcb_atom_t(XCB_ATOM_ATOM.rawValue), 32, 1, &notification)
+        }
+        let surface = cairo_xcb_surface_create(connection, id, translucent?.visual ?? visual, 1, 1)!
+        let window = X11Window(screen: self, id: id, surface: surface, draw: draw)
+        windows[id] = Weak(window: window)
+        return window
+    }
+
+    func forget(_ window: X11Window) {
+        windows[window.id] = nil
+        xcb_destroy_window(connection, window.id)
+        xcb_flush(connection)
+    }
+
+    private func setText(_ window: xcb_window_t, _ property: xcb_atom_t, _ type: xcb_atom_t, _ text: String) {
+        var bytes = Array(text.utf8)
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8, UInt32(bytes.count), &bytes)
+    }
+
+    /// Takes every event that has come, and hands each to its window.
+    private func read() -> Bool {
+        while let event = xcb_poll_for_event(connection) { handle(event) }
+        guard xcb_connection_has_error(connection) == 0 else {
+            watch = nil
+            ended()
+            return false
+        }
+        xcb_flush(connection)
+        return true
+    }
+
+    private var drainScheduled = false
+
+    /// Handles, once the loop is idle, the events xcb has read already: waiting for a reply (cairo
+    /// does, drawing) reads every event that came before it off the socket, and those would wait
+    /// unseen in xcb's queue until something else came, since the socket no longer says readable.
+    func drainSoon() {
+        guard !drainScheduled else { return }
+        drainScheduled = true
+        GLibSources.idle { [weak self] in
+            guard let self else { return false }
+            drainScheduled = false
+            while let event = xcb_poll_for_queued_event(connection) { handle(event) }
+            xcb_flush(connection)
+            return false
+        }
+    }
+
+    private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        defer { free(event) }
+        let raw = UnsafeRawPointer(event)
+        switch Int32(event.pointee.response_type & 0x7f) {
+        case XCB_EXPOSE:
+            let expose = raw.load(as: xcb_expose_event_t.self)
+            if expose.count == 0 { windows[expose.window]?.window?.redraw() }
+        case XCB_BUTTON_PRESS:
+            let press = raw.load(as: xcb_button_press_event_t.self)
+            lastEventTime = press.time
+            windows[press.event]?.window?.pressed?(Int(press.detail), Double(press.event_x), Double(press.event_y))
+        case XCB_MOTION_NOTIFY:
+            let motion = raw.load(as: xcb_motion_notify_event_t.self)
+            windows[motion.event]?.window?.moved?(Double(motion.event_x), Double(motion.event_y))
+        case XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY:
+            let crossing = raw.load(as: xcb_enter_notify_event_t.self)
+            windows[crossing.event]?.window?.crossed?(Int32(event.pointee.response_type & 0x7f) == XCB_ENTER_NOTIFY)
+        default:
+            break
+        }
+    }
+
+}
+
+/// One override-redirect window and the cairo surface drawn into it.
+final class X11Window {
+    let id: xcb_window_t
+    private unowned let screen: X11Screen
+    private let surface: OpaquePointer
+    private let draw: (OpaquePointer) -> Void
+    /// A mouse button (1 left, 2 middle, 3 right) at a point of the window.
+    var pressed: ((Int, Double, Double) -> Void)?
+    var moved: ((Double, Double) -> Void)?
+    /// The pointer came in (true) or left (false).
+    var crossed: ((Bool) -> Void)?
+    private var frame = (x: 0, y: 0, width: 0, height: 0)
+    private var mapped = false
+
+    init(screen: X11Screen, id: xcb_window_t, surface: OpaquePointer, draw: @escaping (OpaquePointer) -> Void) {
+        self.screen = screen
+        self.id = id
+        self.surface = surface
+        self.draw = draw
+    }
+
+    deinit {
+        cairo_surface_destroy(surface)
+        screen.forget(self)
+    }
+
+    /// Places the window and shows it; drawn when the server says it is exposed.
+    func place(x: Int, y: Int, width: Int, height: Int) {
+        let connection = screen.connection
+        if (x, y, width, height) != frame {
+            frame = (x, y, width, height)
+            let mask = UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
+                              | XCB_CONFIG_WINDOW_HEIGHT.rawValue)
+            let values: [UInt32] = [UInt32(bitPattern: Int32(x)), UInt32(bitPattern: Int32(y)), UInt32(max(1, width)), UInt32(max(1, height))]
+            xcb_configure_window(connection, id, mask, values)
+            cairo_xcb_surface_set_size(surface, Int32(max(1, width)), Int32(max(1, height)))
+            if mapped { redraw() }
+        }
+        if !mapped {
+            mapped = true
+            xcb_map_window(connection, id)
+        }
+        xcb_flush(connection)
+        screen.drainSoon()
+    }
+
+    func hide() {
+        guard mapped else { return }
+        mapped = false
+        xcb_unmap_window(screen.connection, id)
+        xcb_flush(screen.connection)
+    }
+
+    func redraw() {
+        guard mapped, let cr = cairo_create(surface) else { return }
+        draw(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        xcb_flush(screen.connection)
+        screen.drainSoon()
+    }
+}

@@ -1,0 +1,48 @@
+import ChimeBannerFeed
+import ChimeBanners
+import ChimeConfig
+import ChimeControl
+import ChimeCore
+import ChimeDBus
+import ChimeGLib
+import Glibc
+
+// chime-banners [--config FILE]: chimed's banners drawn with cairo and pango on X11, without
+// GTK, started by chimed beside itself (chime-presenter draws the panel). A client of the
+// control interface (`BannerFeed`): a click is `InvokeWithToken` or `Dismiss`.
+var arguments = CommandLine.arguments.dropFirst()
+var configPath: String?
+while let argument = arguments.popFirst() {
+    if argument == "--config", let path = arguments.popFirst() {
+        configPath = path
+    } else {
+        print("usage: chime-banners [--config FILE]   (chimed starts it; it draws chimed's banners)")
+        exit(2)
+    }
+}
+
+func run(configPath: String?, environment: [String: String]) -> Int32 {
+    guard let (config, settings, connection) = BannerFeed.start(program: "banners", configPath: configPath, environment: environment) else {
+        return 1
+    }
+    guard settings.popups.enabled else { return 0 }
+    func call(_ method: String, _ arguments: [BusValue]) { BannerFeed.call(connection, method, arguments) }
+    let callbacks = LightBanners.Callbacks(invoke: { call("InvokeWithToken", [.uint32($0), .string($1), .string($2)]) },
+                                           dismiss: { call("Dismiss", [.uint32($0)]) },
+                                           hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
+                                           dismissAll: { call("DismissAll", []) },
+                                           openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) })
+    guard let banners = LightBanners(settings: settings.popups, display: environment["DISPLAY"], callbacks: callbacks,
+                                     log: { Log.warning("banners: " + $0) },
+                                     ended: { Log.flush(); exit(1) }) else {
+        Log.warning("banners: cannot open the display \(environment["DISPLAY"] ?? "")")
+        return ControlProtocol.displayUnavailable
+    }
+    return BannerFeed(connection: connection, board: banners, panel: nil, idleExit: settings.popups.idleExit).run(config: config)
+}
+
+extension LightBanners: BannerBoard {}
+
+let status = run(configPath: configPath, environment: processEnvironment())
+Log.flush()
+exit(status)
