@@ -157,8 +157,8 @@ clean:
 # The Wayland protocols' C code, made again from their XML in Sources/CDesktop/protocols
 # (kept in the repository: the build then needs no wayland-scanner).
 wayland-protocols:
-	@cd Sources/CDesktop && for xml in protocols/*.xml; do \
+	@for target in Sources/CDesktop Sources/CBannerSurfaces; do (cd $$target && for xml in protocols/*.xml; do \
 	    name=$$(basename $$xml .xml); \
 	    wayland-scanner client-header $$xml include/$$name-client-protocol.h && \
 	    wayland-scanner private-code $$xml $$name-protocol.c; \
-	done
+	done) || exit 1; done

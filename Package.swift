@@ -58,6 +58,9 @@ let package = Package(
         // (wayland-scanner's output, `make wayland-protocols`), and libxcb for EWMH on X11.
         .target(name: "CDesktop", exclude: ["protocols"],
                 linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xcb")]),
+        // Banners on Wayland without GTK: wlr-layer-shell and xdg-activation's code (made as
+        // CDesktop's is, `make wayland-protocols`).
+        .target(name: "CBannerSurfaces", exclude: ["protocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // The few things Swift cannot call: macros and variadic functions.
         .target(name: "CShims", dependencies: ["CDBus", "CGLib"]),
 
@@ -78,7 +81,8 @@ let package = Package(
         // The notification center's persistence: SQLite in WAL mode.
         .target(name: "ChimeStore", dependencies: ["ChimeCore", "CSQLite"]),
         // Banners drawn with cairo and pango alone, in chime-banners: a fraction of GTK's memory.
-        .target(name: "ChimeBanners", dependencies: ["ChimeCore", "ChimeControl", "ChimeGLib", "CDraw", "CPixbuf", "CGioUnix", "CGLib"]),
+        .target(name: "ChimeBanners", dependencies: ["ChimeCore", "ChimeControl", "ChimeGLib", "CDraw", "CPixbuf", "CGioUnix", "CGLib",
+                                                     "CBannerSurfaces"]),
         // What a program that draws banners does as a client of the control interface.
         .target(name: "ChimeBannerFeed", dependencies: ["ChimeControl", "ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeConfig", "CShims"]),
         // Banners on the screen: GTK 3 windows, in chime-presenter (never in chimed).
@@ -166,7 +170,7 @@ let releaseOptimisation = SwiftSetting.unsafeFlags(["-cross-module-optimization"
                                                    .when(configuration: .release))
 
 for target in package.targets where target.type != .system && target.type != .plugin {
-    if target.name == "CShims" || target.name == "CDesktop" { continue }
+    if target.name == "CShims" || target.name == "CDesktop" || target.name == "CBannerSurfaces" { continue }
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
         + (shipped.contains(target.name) ? [withoutStringProcessing, releaseOptimisation] : [])
 }

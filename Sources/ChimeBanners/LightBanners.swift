@@ -4,12 +4,12 @@ import ChimeCore
 import ChimeGLib
 import Glibc
 
-/// Banners drawn with cairo and pango onto X11 windows, without GTK: one window per visible
-/// notification, stacked in a corner as `BannerStack` says, newest nearest the edge, with a
-/// "+N more" line past the visible count.
+/// Banners drawn with cairo and pango, without GTK, on X11 windows or Wayland layer surfaces:
+/// one window per visible notification, stacked in a corner as `BannerStack` says, newest
+/// nearest the edge, with a "+N more" line past the visible count.
 public final class LightBanners {
     public struct Callbacks {
-        /// id, action key, and the startup id made for the click.
+        /// id, action key, and the activation token made for the click.
         public var invoke: (UInt32, String, String) -> Void
         public var dismiss: (UInt32) -> Void
         /// The pointer entered (true) or left (false) a banner: expiry pauses meanwhile.
@@ -31,9 +31,9 @@ public final class LightBanners {
 
     private final class Shown {
         let drawing: BannerDrawing
-        let window: X11Window
+        let window: BannerWindow
 
-        init(_ drawing: BannerDrawing, _ window: X11Window) {
+        init(_ drawing: BannerDrawing, _ window: BannerWindow) {
             self.drawing = drawing
             self.window = window
         }
@@ -41,7 +41,7 @@ public final class LightBanners {
 
     private var settings: PopupSettings
     private let callbacks: Callbacks
-    private let screen: X11Screen
+    private let screen: BannerScreen
     /// Pango's context for every layout: one font map, one set of font options.
     private let context: OpaquePointer
     private let icons = IconTheme()
@@ -50,16 +50,20 @@ public final class LightBanners {
     /// Windows exist only for the visible banners: a burst of a thousand costs a thousand small
     /// values, not a thousand windows.
     private var shown: [UInt32: Shown] = [:]
-    private var more: (window: X11Window, layout: OpaquePointer)?
+    private var more: (window: BannerWindow, layout: OpaquePointer)?
     private var ageTimer: UInt32?
-    /// Startup ids made for clicks, counted to keep each one unique.
-    private var clicks = 0
 
-    /// Banners on the X server `display` names (DISPLAY when nil); nil when it cannot be reached.
-    /// `ended`: the server went away.
-    public init?(settings: PopupSettings, display: String?, callbacks: Callbacks, log: @escaping (String) -> Void,
+    /// Banners on the Wayland compositor WAYLAND_DISPLAY names (it must offer wlr-layer-shell),
+    /// else on the X server DISPLAY names; nil when neither can be reached. `ended`: the display
+    /// went away.
+    public init?(settings: PopupSettings, environment: [String: String], callbacks: Callbacks, log: @escaping (String) -> Void,
                  ended: @escaping () -> Void) {
-        guard let screen = X11Screen(display: display) else { return nil }
+        let screen: BannerScreen? = if let wayland = environment["WAYLAND_DISPLAY"] {
+            WaylandScreen(display: wayland, log: log)
+        } else {
+            X11Screen(display: environment["DISPLAY"])
+        }
+        guard let screen else { return nil }
         self.settings = settings
         self.callbacks = callbacks
         self.screen = screen
@@ -76,8 +80,13 @@ public final class LightBanners {
     }
 
     public func update(_ settings: PopupSettings) {
-        // A banner is drawn at its width and icon size: when those change, each is drawn anew.
-        if (settings.width, settings.iconSize) != (self.settings.width, self.settings.iconSize) { shown = [:] }
+        // A banner is drawn at its width and icon size, on its output: when those change, each
+        // is drawn anew.
+        if (settings.width, settings.iconSize, settings.output) != (self.settings.width, self.settings.iconSize, self.settings.output) {
+            shown = [:]
+            if let more { g_object_unref(UnsafeMutableRawPointer(more.layout)) }
+            more = nil
+        }
         self.settings = settings
         arrange()
     }
@@ -116,12 +125,14 @@ public final class LightBanners {
         if !suspended { stacked += queue.contents.dropFirst(visible.count).map { ($0.id, 0) } }
         let stack = BannerStack(banners: stacked, monitor: (area.width, area.height), settings: settings)
         for (banner, place) in zip(banners, stack.placements) {
-            banner.window.place(x: area.x + place.x, y: area.y + place.y, width: banner.drawing.width, height: banner.drawing.height)
+            banner.window.place(WindowPlacement(x: place.x, y: place.y, width: banner.drawing.width, height: banner.drawing.height,
+                                                area: area, anchor: settings.anchor))
         }
         if let moreAt = stack.moreAt {
             let line = more ?? makeMore()
             pango_layout_set_text(line.layout, "+\(stack.hidden) more", -1)
-            line.window.place(x: area.x + moreAt.x, y: area.y + moreAt.y, width: settings.width, height: BannerStack.moreHeight)
+            line.window.place(WindowPlacement(x: moreAt.x, y: moreAt.y, width: settings.width, height: BannerStack.moreHeight,
+                                              area: area, anchor: settings.anchor))
             line.window.redraw()
         } else {
             more?.window.hide()
@@ -131,7 +142,7 @@ public final class LightBanners {
     private func makeBanner(_ content: BannerContent) -> Shown {
         let drawing = BannerDrawing(content, settings: settings, context: context, icons: icons, log: log)
         drawing.rounded = screen.isTranslucent
-        let window = screen.makeWindow(title: "chime-banner-\(content.id)") { [unowned drawing] cr in drawing.draw(cr) }
+        let window = screen.makeWindow(title: "chime-banner-\(content.id)", output: settings.output) { [unowned drawing] cr in drawing.draw(cr) }
         let banner = Shown(drawing, window)
         let id = content.id
         window.pressed = { [unowned self, unowned drawing] button, x, y in
@@ -174,32 +185,31 @@ public final class LightBanners {
         let id = content.id
         switch (target, button) {
         case (.close, 1): return callbacks.dismiss(id)
-        case (.button(let key), 1): return callbacks.invoke(id, key, startupID(content))
+        case (.button(let key), 1): return invoke(content, key)
         case (.link(let uri), 1):
             if LinkScheme.isOpenable(uri), DesktopApps.open(uri, log: log) { callbacks.openedLink(id) }
             return
         default: break
         }
         switch settings.click(button) {
-        case .defaultAction where content.hasDefaultAction: callbacks.invoke(id, Action.defaultKey, startupID(content))
+        case .defaultAction where content.hasDefaultAction: invoke(content, Action.defaultKey)
         case .defaultAction, .dismiss: callbacks.dismiss(id)
         case .dismissAll: callbacks.dismissAll()
         case .menu, .none: break
         }
     }
 
-    /// The startup id that lets the app raise its window for this click (the startup
-    /// notification spec): unique, with the click's X server time after "_TIME".
-    private func startupID(_ content: BannerContent) -> String {
-        clicks += 1
-        let app = content.appName.unicodeScalars.filter { $0.isASCII && $0 != " " && $0 != "_" }.map(String.init).joined()
-        return "chime-banners-\(getpid())-\(app.isEmpty ? "app" : app)-\(clicks)_TIME\(screen.lastEventTime)"
+    /// Invokes an action with the token that lets its app come to the front (on Wayland the
+    /// compositor's answer comes a moment after the click).
+    private func invoke(_ content: BannerContent, _ key: String) {
+        let id = content.id
+        screen.activationToken(appName: content.appName) { [callbacks] token in callbacks.invoke(id, key, token) }
     }
 
-    private func makeMore() -> (window: X11Window, layout: OpaquePointer) {
+    private func makeMore() -> (window: BannerWindow, layout: OpaquePointer) {
         let layout = BannerDrawing.layout(context, "", font: BannerLook.appNameFont)
         let look = BannerLook(level: .active)
-        let window = screen.makeWindow(title: "chime-more") { [unowned self] cr in
+        let window = screen.makeWindow(title: "chime-more", output: settings.output) { [unowned self] cr in
             cairo_set_source_rgb(cr, look.border.red, look.border.green, look.border.blue)
             cairo_paint(cr)
             cairo_set_source_rgb(cr, look.background.red, look.background.green, look.background.blue)

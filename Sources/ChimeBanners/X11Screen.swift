@@ -5,7 +5,7 @@ import Glibc
 /// The X server, through xcb: override-redirect windows that cairo draws into, their events on
 /// the GLib main loop, and the work area banners are placed in. When the server goes away,
 /// `ended` is called (the program exits, as GTK's did, and chimed waits for the display).
-final class X11Screen {
+final class X11Screen: BannerScreen {
     let connection: OpaquePointer
     private let screen: UnsafeMutablePointer<xcb_screen_t>
     private let visual: UnsafeMutablePointer<xcb_visualtype_t>
@@ -20,7 +20,9 @@ final class X11Screen {
     private let atoms: [String: xcb_atom_t]
     var ended: () -> Void = {}
     /// The X server's time of the last click, for the startup ids made for it.
-    private(set) var lastEventTime: UInt32 = 0
+    private var lastEventTime: UInt32 = 0
+    /// Startup ids made for clicks, counted to keep each one unique.
+    private var clicks = 0
 
     /// Connects to the X server `name` names; nil when it cannot be reached.
     init?(display name: String?) {
@@ -96,8 +98,8 @@ final class X11Screen {
 
     /// The screen less the panels and docks the window manager keeps clear (`_NET_WORKAREA`),
     /// or the whole screen without one.
-    var workArea: (x: Int, y: Int, width: Int, height: Int) {
-        let whole = (0, 0, Int(screen.pointee.width_in_pixels), Int(screen.pointee.height_in_pixels))
+    var workArea: ScreenArea {
+        let whole = ScreenArea(x: 0, y: 0, width: Int(screen.pointee.width_in_pixels), height: Int(screen.pointee.height_in_pixels))
         guard let atom = atoms["_NET_WORKAREA"],
               let reply = xcb_get_property_reply(connection, xcb_get_property(connection, 0, screen.pointee.root, atom,
                                                                               xcb_atom_t(XCB_ATOM_CARDINAL.rawValue), 0, 4), nil) else { return whole }
@@ -105,11 +107,11 @@ final class X11Screen {
         guard xcb_get_property_value_length(reply) >= 16, let value = xcb_get_property_value(reply) else { return whole }
         let numbers = value.assumingMemoryBound(to: UInt32.self)
         guard numbers[2] > 0, numbers[3] > 0 else { return whole }
-        return (Int(numbers[0]), Int(numbers[1]), Int(numbers[2]), Int(numbers[3]))
+        return ScreenArea(x: Int(numbers[0]), y: Int(numbers[1]), width: Int(numbers[2]), height: Int(numbers[3]))
     }
 
     /// A new window, unmapped, named `title` (what tools like xdotool find it by).
-    func makeWindow(title: String, draw: @escaping (OpaquePointer) -> Void) -> X11Window {
+    func makeWindow(title: String, output: String?, draw: @escaping (OpaquePointer) -> Void) -> BannerWindow {
         let id = xcb_generate_id(connection)
         let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_ENTER_WINDOW.rawValue
             | XCB_EVENT_MASK_LEAVE_WINDOW.rawValue | XCB_EVENT_MASK_POINTER_MOTION.rawValue
@@ -135,6 +137,14 @@ final class X11Screen {
         let window = X11Window(screen: self, id: id, surface: surface, draw: draw)
         windows[id] = Weak(window: window)
         return window
+    }
+
+    /// The startup id that lets the app raise its window for this click (the startup
+    /// notification spec): unique, with the click's X server time after "_TIME".
+    func activationToken(appName: String, _ done: @escaping (String) -> Void) {
+        clicks += 1
+        let app = appName.unicodeScalars.filter { $0.isASCII && $0 != " " && $0 != "_" }.map(String.init).joined()
+        done("chime-banners-\(getpid())-\(app.isEmpty ? "app" : app)-\(clicks)_TIME\(lastEventTime)")
     }
 
     func forget(_ window: X11Window) {
@@ -202,15 +212,13 @@ final class X11Screen {
 }
 
 /// One override-redirect window and the cairo surface drawn into it.
-final class X11Window {
+final class X11Window: BannerWindow {
     let id: xcb_window_t
     private unowned let screen: X11Screen
     private let surface: OpaquePointer
     private let draw: (OpaquePointer) -> Void
-    /// A mouse button (1 left, 2 middle, 3 right) at a point of the window.
     var pressed: ((Int, Double, Double) -> Void)?
     var moved: ((Double, Double) -> Void)?
-    /// The pointer came in (true) or left (false).
     var crossed: ((Bool) -> Void)?
     private var frame = (x: 0, y: 0, width: 0, height: 0)
     private var mapped = false
@@ -228,7 +236,8 @@ final class X11Window {
     }
 
     /// Places the window and shows it; drawn when the server says it is exposed.
-    func place(x: Int, y: Int, width: Int, height: Int) {
+    func place(_ placement: WindowPlacement) {
+        let (x, y, width, height) = (placement.area.x + placement.x, placement.area.y + placement.y, placement.width, placement.height)
         let connection = screen.connection
         if (x, y, width, height) != frame {
             frame = (x, y, width, height)

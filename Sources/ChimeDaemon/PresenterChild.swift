@@ -62,9 +62,9 @@ public final class PresenterChild {
 
     /// Whether chime-banners draws the banners (cairo and pango, without GTK) and chime-presenter
     /// only the panel: asked for with CHIME_BANNERS=light while chime-banners is being built
-    /// (ARCHITECTURE.md), and on X11 only.
+    /// (ARCHITECTURE.md).
     static func lightBanners(environment: [String: String]) -> Bool {
-        environment["CHIME_BANNERS"] == "light" && environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] != nil
+        environment["CHIME_BANNERS"] == "light" && hasDisplay(environment)
     }
 
     /// Whether chime-presenter runs now (with banners on, it may be waiting for the next one).

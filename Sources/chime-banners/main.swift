@@ -7,8 +7,8 @@ import ChimeDBus
 import ChimeGLib
 import Glibc
 
-// chime-banners [--config FILE]: chimed's banners drawn with cairo and pango on X11, without
-// GTK, started by chimed beside itself (chime-presenter draws the panel). A client of the
+// chime-banners [--config FILE]: chimed's banners drawn with cairo and pango on X11 or a
+// wlroots compositor, without GTK, started by chimed beside itself (chime-presenter draws the panel). A client of the
 // control interface (`BannerFeed`): a click is `InvokeWithToken` or `Dismiss`.
 var arguments = CommandLine.arguments.dropFirst()
 var configPath: String?
@@ -32,10 +32,10 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
                                            hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
                                            dismissAll: { call("DismissAll", []) },
                                            openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) })
-    guard let banners = LightBanners(settings: settings.popups, display: environment["DISPLAY"], callbacks: callbacks,
+    guard let banners = LightBanners(settings: settings.popups, environment: environment, callbacks: callbacks,
                                      log: { Log.warning("banners: " + $0) },
                                      ended: { Log.flush(); exit(1) }) else {
-        Log.warning("banners: cannot open the display \(environment["DISPLAY"] ?? "")")
+        Log.warning("banners: cannot open the display \(environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? "")")
         return ControlProtocol.displayUnavailable
     }
     return BannerFeed(connection: connection, board: banners, panel: nil, idleExit: settings.popups.idleExit).run(config: config)

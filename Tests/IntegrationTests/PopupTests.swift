@@ -464,8 +464,8 @@ extension PopupTests {
 
 /// The same banners on a wlroots compositor (headless sway), placed by gtk-layer-shell.
 @Suite struct WaylandPopupTests {
-    @Test func bannersAppearInTheCornerOnWaylandAndGoWhenDismissed() throws {
-        let bus = try TestBus(wayland: true)
+    @Test(arguments: Drawing.allCases) func bannersAppearInTheCornerOnWaylandAndGoWhenDismissed(_ drawing: Drawing) throws {
+        let bus = try TestBus(wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         let id = try bus.client().notify(app: "Mail", summary: "on wayland", timeout: 0)
         // The banner's top-right corner region: lighter or darker than sway's background once drawn.
@@ -490,8 +490,8 @@ extension PopupTests {
 
 extension WaylandPopupTests {
     /// A compositor that quits and starts again (a restarted sway) gets its banners back.
-    @Test func whenSwayStartsAgainSoDoTheBanners() throws {
-        let bus = try TestBus(wayland: true)
+    @Test(arguments: Drawing.allCases) func whenSwayStartsAgainSoDoTheBanners(_ drawing: Drawing) throws {
+        let bus = try TestBus(wayland: true, drawing: drawing)
         let daemon = try #require(bus.daemon)
         let shot = bus.directory.appendingPathComponent("shot.png").path
         do {  // the first sway is held only here, so restarting ends it
@@ -514,8 +514,8 @@ extension WaylandPopupTests {
     /// `[popups] output` names the monitor the banners go to: with a second output (sway's
     /// headless outputs are named HEADLESS-N; a new one is 1920x1080), they are drawn there, in
     /// its top-right corner, and not on the first.
-    @Test func bannersGoToTheOutputTheConfigNames() throws {
-        let bus = try TestBus(config: "[popups]\noutput = HEADLESS-2\n", wayland: true)
+    @Test(arguments: Drawing.allCases) func bannersGoToTheOutputTheConfigNames(_ drawing: Drawing) throws {
+        let bus = try TestBus(config: "[popups]\noutput = HEADLESS-2\n", wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         try wayland.swaymsg(["create_output"])
         _ = try bus.client().notify(summary: "on the second output", timeout: 0)
@@ -529,8 +529,8 @@ extension WaylandPopupTests {
 extension WaylandPopupTests {
     /// With no `output` set, each banner goes to the output the user is working on (sway's
     /// focused one): the 1920x1080 HEADLESS-2 here, then HEADLESS-1 once the focus is there.
-    @Test func withNoOutputSetBannersGoWhereTheFocusIs() throws {
-        let bus = try TestBus(wayland: true)
+    @Test(arguments: Drawing.allCases) func withNoOutputSetBannersGoWhereTheFocusIs(_ drawing: Drawing) throws {
+        let bus = try TestBus(wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         try wayland.swaymsg(["create_output"])
         try wayland.swaymsg(["focus", "output", "HEADLESS-2"])
@@ -551,9 +551,10 @@ extension WaylandPopupTests {
     /// edge alone for `top`, where the compositor centres it: placed right on any output without
     /// knowing its size.
     /// (x, y: where the banner's plain background is, right of its text and left of its close button.)
-    @Test(arguments: [("bottom-left", 12 + 240, 800 - 12 - 40), ("top", (1280 - 380) / 2 + 240, 12 + 20)])
-    func bannersAreAnchoredToTheirCornerOnWayland(anchor: String, x: Int, y: Int) throws {
-        let bus = try TestBus(config: "[popups]\nanchor = \(anchor)\n", wayland: true)
+    @Test(arguments: [("bottom-left", 12 + 240, 800 - 12 - 40), ("top", (1280 - 380) / 2 + 240, 12 + 20)], Drawing.allCases)
+    func bannersAreAnchoredToTheirCornerOnWayland(corner: (anchor: String, x: Int, y: Int), drawing: Drawing) throws {
+        let (anchor, x, y) = corner
+        let bus = try TestBus(config: "[popups]\nanchor = \(anchor)\n", wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         _ = try bus.client().notify(summary: "anchored \(anchor)", timeout: 0)
         let shot = bus.directory.appendingPathComponent("anchored.png").path
@@ -608,8 +609,8 @@ extension WaylandPopupTests {
 
     /// The pointer over a banner holds its expiry on Wayland too; when it goes, the banner gets
     /// the time it had left (at least a second) and expires.
-    @Test func onWaylandThePointerOverABannerHoldsItsExpiry() throws {
-        let bus = try TestBus(wayland: true)
+    @Test(arguments: Drawing.allCases) func onWaylandThePointerOverABannerHoldsItsExpiry(_ drawing: Drawing) throws {
+        let bus = try TestBus(wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         let client = try bus.client()
         try client.listen()
@@ -678,8 +679,8 @@ extension WaylandPopupTests {
         #expect(client.waitUntil { (try? wayland.keyboardFocus()) == before }, "given back after the choice")
     }
 
-    @Test func aClickOnWaylandInvokesWithTheCompositorsActivationToken() throws {
-        let bus = try TestBus(wayland: true)
+    @Test(arguments: Drawing.allCases) func aClickOnWaylandInvokesWithTheCompositorsActivationToken(_ drawing: Drawing) throws {
+        let bus = try TestBus(wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         let client = try bus.client()
         try client.listen()

@@ -1,0 +1,46 @@
+import ChimeCore
+
+/// A rectangle of the screen, in pixels.
+struct ScreenArea: Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+}
+
+/// Where a banner's window goes: its frame in the work area's coordinates, and the stack's
+/// corner. X11 places the window at the frame; Wayland anchors the surface to the corner's edges
+/// and gives its distances to them, which do not depend on the area's size.
+struct WindowPlacement: Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+    var area: ScreenArea
+    var anchor: PopupSettings.Anchor
+}
+
+/// The display banners are drawn on: X11 (`X11Screen`) or a Wayland compositor with
+/// wlr-layer-shell (`WaylandScreen`).
+protocol BannerScreen: AnyObject {
+    /// The area a stack is worked out in: the work area on X11.
+    var workArea: ScreenArea { get }
+    /// Whether pixels a window leaves transparent show what is beneath it.
+    var isTranslucent: Bool { get }
+    /// Called once when the display goes away.
+    var ended: () -> Void { get set }
+    /// A window named `title`, not yet shown, on the output named `output` when there is one
+    /// (else the primary or the compositor's choice); `draw` paints it with cairo.
+    func makeWindow(title: String, output: String?, draw: @escaping (OpaquePointer) -> Void) -> BannerWindow
+    /// What lets the app raise its window for the click just made: an xdg-activation token the
+    /// compositor issues, or an X11 startup id with the click's time; "" when there is none.
+    func activationToken(appName: String, _ done: @escaping (String) -> Void)
+}
+
+/// One window of a banner (or the "+N more" line), with what the pointer does over it.
+protocol BannerWindow: AnyObject {
+    /// A mouse button (1 left, 2 middle, 3 right) at a point of the window.
+    var pressed: ((Int, Double, Double) -> Void)? { get set }
+    var moved: ((Double, Double) -> Void)? { get set }
+    /// The pointer came in (true) or left (false).
+    var crossed: ((Bool) -> Void)? { get set }
+    /// Places the window and shows it.
+    func place(_ placement: WindowPlacement)
+    func hide()
+    /// Paints it again (its content changed).
+    func redraw()
+}
