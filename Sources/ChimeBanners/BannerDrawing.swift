@@ -14,6 +14,8 @@ final class BannerDrawing {
         case button(String)
         /// A link of the body, under it: opened by the desktop's handler for it.
         case link(String)
+        /// A file it carries (its index): a picture or movie opens, a sound plays.
+        case attachment(Int)
         /// Anywhere else: what the mouse button does to the banner (`[popups] … = …`).
         case banner
     }
@@ -35,6 +37,9 @@ final class BannerDrawing {
     private var buttons: [(key: String, frame: Frame, label: OpaquePointer, destructive: Bool)] = []
     private var picture: (surface: OpaquePointer, x: Double, y: Double)?
     private var links: [(uri: String, frame: Frame, label: OpaquePointer)] = []
+    private var attachment: AttachmentTile?
+    /// Something drawn came later (a movie's frame): the window paints the banner again.
+    var changed: (() -> Void)?
     /// The button or link under the pointer, drawn lighter.
     var hovered: Target?
     /// Whether the corners outside the rounded shape are see-through (a compositor runs):
@@ -48,7 +53,7 @@ final class BannerDrawing {
     /// The most links shown under a body.
     static let maximumLinks = 3
 
-    init(_ content: BannerContent, settings: PopupSettings, context: OpaquePointer, icons: IconTheme, log: (String) -> Void) {
+    init(_ content: BannerContent, settings: PopupSettings, context: OpaquePointer, icons: IconTheme, log: @escaping (String) -> Void) {
         width = settings.width
         look = BannerLook(level: content.level)
         let inset = look.borderWidth + look.padding
@@ -104,6 +109,14 @@ final class BannerDrawing {
         }
         if let frame = icon?.frame { y = max(y, inset + max(frame.height, Double(settings.iconSize))) }
 
+        if !content.attachments.isEmpty {
+            y += Self.spacing
+            let tile = AttachmentTile(content.attachments, x: inset, y: y, width: contentWidth, context: context, icons: icons, log: log)
+            tile.changed = { [weak self] in self?.changed?() }
+            attachment = tile
+            y += tile.height
+        }
+
         if let percent = content.progress {
             y += Self.spacing
             progress = (Frame(x: inset, y: y, width: contentWidth, height: 6), min(1, max(0, Double(percent) / 100)))
@@ -154,6 +167,7 @@ final class BannerDrawing {
         if close.contains(x, y) { return .close }
         if let button = buttons.first(where: { $0.frame.contains(x, y) }) { return .button(button.key) }
         if let link = links.first(where: { $0.frame.contains(x, y) }) { return .link(link.uri) }
+        if let attachment, attachment.frame?.contains(x, y) == true { return .attachment(0) }
         return .banner
     }
 
@@ -190,6 +204,7 @@ final class BannerDrawing {
             cairo_set_source_surface(cr, picture.surface, picture.x, picture.y)
             cairo_paint(cr)
         }
+        if let attachment { drawAttachment(cr, attachment) }
         for link in links {
             drawButton(cr, link.frame, hovered: hovered == .link(link.uri), destructive: false)
             let size = Self.size(link.label)
@@ -214,6 +229,22 @@ final class BannerDrawing {
             let size = Self.size(button.label)
             show(cr, button.label, x: button.frame.x + 10, y: button.frame.y + (button.frame.height - size.height) / 2, colour: look.text)
         }
+    }
+
+    private func drawAttachment(_ cr: OpaquePointer, _ tile: AttachmentTile) {
+        if let frame = tile.frame { drawButton(cr, frame, hovered: hovered == .attachment(0), destructive: false) }
+        if let picture = tile.picture {
+            if picture.symbolic {
+                // A symbolic icon's shape, in the text's colour, as GTK draws them.
+                set(cr, look.text)
+                cairo_mask_surface(cr, picture.surface, picture.x, picture.y)
+            } else {
+                cairo_set_source_surface(cr, picture.surface, picture.x, picture.y)
+                cairo_paint(cr)
+            }
+        }
+        if let label = tile.label { show(cr, label.layout, x: label.x, y: label.y, colour: label.secondary ? look.secondary : look.text) }
+        if let more = tile.more { show(cr, more.layout, x: more.x, y: more.y, colour: look.secondary) }
     }
 
     private func drawButton(_ cr: OpaquePointer, _ frame: Frame, hovered: Bool, destructive: Bool) {

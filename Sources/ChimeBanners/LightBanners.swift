@@ -15,17 +15,20 @@ public final class LightBanners {
         /// The pointer entered (true) or left (false) a banner: expiry pauses meanwhile.
         public var hover: (UInt32, Bool) -> Void
         public var dismissAll: () -> Void
-        /// A link in the body was opened: the notification counts as read.
-        public var openedLink: (UInt32) -> Void
+        /// A link in the body or a file it carries was opened: the notification counts as read.
+        public var opened: (UInt32) -> Void
+        /// The play button of a notification's sound file (id, its index).
+        public var playAttachment: (UInt32, Int) -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     hover: @escaping (UInt32, Bool) -> Void, dismissAll: @escaping () -> Void,
-                    openedLink: @escaping (UInt32) -> Void) {
+                    opened: @escaping (UInt32) -> Void, playAttachment: @escaping (UInt32, Int) -> Void) {
             self.invoke = invoke
             self.dismiss = dismiss
             self.hover = hover
             self.dismissAll = dismissAll
-            self.openedLink = openedLink
+            self.opened = opened
+            self.playAttachment = playAttachment
         }
     }
 
@@ -144,6 +147,7 @@ public final class LightBanners {
         drawing.rounded = screen.isTranslucent
         let window = screen.makeWindow(title: "chime-banner-\(content.id)", output: settings.output) { [unowned drawing] cr in drawing.draw(cr) }
         let banner = Shown(drawing, window)
+        drawing.changed = { [unowned window] in window.redraw() }
         let id = content.id
         window.pressed = { [unowned self, unowned drawing] button, x, y in
             clicked(content, target: drawing.target(x: x, y: y), button: button)
@@ -187,7 +191,13 @@ public final class LightBanners {
         case (.close, 1): return callbacks.dismiss(id)
         case (.button(let key), 1): return invoke(content, key)
         case (.link(let uri), 1):
-            if LinkScheme.isOpenable(uri), DesktopApps.open(uri, log: log) { callbacks.openedLink(id) }
+            if LinkScheme.isOpenable(uri), DesktopApps.open(uri, log: log) { callbacks.opened(id) }
+            return
+        case (.attachment(let index), 1):
+            guard index < content.attachments.count else { return }
+            let file = content.attachments[index]
+            if file.kind == .audio, AttachmentFiles.playable(file.type) { return callbacks.playAttachment(id, index) }
+            if let uri = MovieThumbnails.uri(file.path), DesktopApps.open(uri, log: log) { callbacks.opened(id) }
             return
         default: break
         }

@@ -123,15 +123,7 @@ final class WaylandScreen: BannerScreen {
         Unmanaged<WaylandScreen>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    /// A listener lives as long as the process: libwayland keeps its address. Made once and
-    /// never written again (hence `nonisolated(unsafe)` below).
-    fileprivate static func listener<T>(_ value: T) -> UnsafeMutablePointer<T> {
-        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        pointer.initialize(to: value)
-        return pointer
-    }
-
-    nonisolated(unsafe) private static let registryListener = listener(wl_registry_listener(
+    nonisolated(unsafe) private static let registryListener = permanentCallbackTable(wl_registry_listener(
         global: { data, registry, name, interface, version in
             let me = me(data)
             func bind(_ interface: UnsafePointer<wl_interface>, _ highest: UInt32) -> OpaquePointer? {
@@ -158,7 +150,7 @@ final class WaylandScreen: BannerScreen {
             wl_output_destroy(output)
         }))
 
-    nonisolated(unsafe) private static let outputListener = listener(wl_output_listener(
+    nonisolated(unsafe) private static let outputListener = permanentCallbackTable(wl_output_listener(
         geometry: { _, _, _, _, _, _, _, _, _, _ in },
         mode: { _, _, _, _, _, _ in },
         done: { _, _ in },
@@ -170,7 +162,7 @@ final class WaylandScreen: BannerScreen {
         },
         description: { _, _, _ in }))
 
-    nonisolated(unsafe) private static let seatListener = listener(wl_seat_listener(
+    nonisolated(unsafe) private static let seatListener = permanentCallbackTable(wl_seat_listener(
         capabilities: { data, seat, capabilities in
             let me = me(data)
             let hasPointer = capabilities & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
@@ -184,7 +176,7 @@ final class WaylandScreen: BannerScreen {
         },
         name: { _, _, _ in }))
 
-    nonisolated(unsafe) private static let pointerListener = listener(wl_pointer_listener(
+    nonisolated(unsafe) private static let pointerListener = permanentCallbackTable(wl_pointer_listener(
         enter: { data, _, _, surface, x, y in
             let me = me(data)
             me.pointed = surface.flatMap { me.windows[$0]?.window }
@@ -220,7 +212,7 @@ final class WaylandScreen: BannerScreen {
         frame: { _, _ in }, axis_source: { _, _, _ in }, axis_stop: { _, _, _, _ in }, axis_discrete: { _, _, _, _ in },
         axis_value120: nil))
 
-    nonisolated(unsafe) private static let tokenListener = listener(xdg_activation_token_v1_listener(
+    nonisolated(unsafe) private static let tokenListener = permanentCallbackTable(xdg_activation_token_v1_listener(
         done: { data, token, value in
             let me = me(data)
             guard let token, let done = me.tokens.removeValue(forKey: token) else { return }
@@ -326,7 +318,7 @@ final class WaylandWindow: BannerWindow {
         screen.flush()
     }
 
-    nonisolated(unsafe) private static let layerListener = WaylandScreen.listener(zwlr_layer_surface_v1_listener(
+    nonisolated(unsafe) private static let layerListener = permanentCallbackTable(zwlr_layer_surface_v1_listener(
         configure: { data, layer, serial, width, height in
             let me = Unmanaged<WaylandWindow>.fromOpaque(data!).takeUnretainedValue()
             zwlr_layer_surface_v1_ack_configure(layer, serial)
@@ -377,6 +369,6 @@ final class ShmBuffer {
         munmap(memory, length)
     }
 
-    nonisolated(unsafe) private static let bufferListener = WaylandScreen.listener(wl_buffer_listener(
+    nonisolated(unsafe) private static let bufferListener = permanentCallbackTable(wl_buffer_listener(
         release: { data, _ in Unmanaged<ShmBuffer>.fromOpaque(data!).takeUnretainedValue().busy = false }))
 }

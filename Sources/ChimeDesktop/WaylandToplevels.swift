@@ -95,15 +95,7 @@ public final class WaylandToplevels: DesktopSource {
         Unmanaged<WaylandToplevels>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    /// A listener lives as long as the process: libwayland keeps its address. Made once and
-    /// never written again (hence `nonisolated(unsafe)` below).
-    private static func listener<T>(_ value: T) -> UnsafeMutablePointer<T> {
-        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        pointer.initialize(to: value)
-        return pointer
-    }
-
-    nonisolated(unsafe) private static let registryListener = listener(wl_registry_listener(
+    nonisolated(unsafe) private static let registryListener = permanentCallbackTable(wl_registry_listener(
         global: { data, registry, name, interface, version in
             let me = me(data)
             switch String(cString: interface!) {
@@ -127,7 +119,7 @@ public final class WaylandToplevels: DesktopSource {
             wl_output_destroy(output)
         }))
 
-    nonisolated(unsafe) private static let announcedListener = listener(wl_callback_listener(
+    nonisolated(unsafe) private static let announcedListener = permanentCallbackTable(wl_callback_listener(
         done: { data, callback, _ in
             let me = me(data)
             wl_callback_destroy(callback)
@@ -135,7 +127,7 @@ public final class WaylandToplevels: DesktopSource {
             if me.manager == nil { me.ending = .unsupported("the compositor does not offer wlr-foreign-toplevel-management") }
         }))
 
-    nonisolated(unsafe) private static let managerListener = listener(zwlr_foreign_toplevel_manager_v1_listener(
+    nonisolated(unsafe) private static let managerListener = permanentCallbackTable(zwlr_foreign_toplevel_manager_v1_listener(
         toplevel: { data, _, handle in
             guard let handle else { return }
             me(data).windows[handle] = Toplevel()
@@ -145,7 +137,7 @@ public final class WaylandToplevels: DesktopSource {
             me(data).ending = .unsupported("the compositor stopped telling windows apart")
         }))
 
-    nonisolated(unsafe) private static let toplevelListener = listener(zwlr_foreign_toplevel_handle_v1_listener(
+    nonisolated(unsafe) private static let toplevelListener = permanentCallbackTable(zwlr_foreign_toplevel_handle_v1_listener(
         title: { _, _, _ in },
         app_id: { data, handle, appID in
             me(data).windows[handle!]?.appID = appID.map { String(cString: $0) } ?? ""
@@ -172,7 +164,7 @@ public final class WaylandToplevels: DesktopSource {
         },
         parent: { _, _, _ in }))
 
-    nonisolated(unsafe) private static let outputListener = listener(wl_output_listener(
+    nonisolated(unsafe) private static let outputListener = permanentCallbackTable(wl_output_listener(
         geometry: { _, _, _, _, _, _, _, _, _, _ in },
         mode: { _, _, _, _, _, _ in },
         done: { _, _ in },

@@ -91,18 +91,13 @@ enum AttachmentView {
             gtk_container_add(button.cast(GtkContainer.self), box)
             Accessible.name(button, "Play \(attachment.name)")
             // libcanberra plays WAV and Ogg Vorbis; the desktop's player takes the rest.
-            if playable(attachment.type) {
+            if AttachmentFiles.playable(attachment.type) {
                 GtkSignals.connect(button.raw, "clicked") { callbacks.play(index) }
             } else {
                 opens(button, path, callbacks)
             }
         }
         return button
-    }
-
-    static func playable(_ type: String) -> Bool {
-        let canberra: [String] = ["audio/x-wav", "audio/x-vorbis+ogg"]
-        return canberra.contains { g_content_type_is_a(type, $0) != 0 }
     }
 
     private static func opens(_ button: UnsafeMutablePointer<GtkWidget>, _ path: String, _ callbacks: Callbacks) {

@@ -31,7 +31,8 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
                                            dismiss: { call("Dismiss", [.uint32($0)]) },
                                            hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
                                            dismissAll: { call("DismissAll", []) },
-                                           openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) })
+                                           opened: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
+                                           playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) })
     guard let banners = LightBanners(settings: settings.popups, environment: environment, callbacks: callbacks,
                                      log: { Log.warning("banners: " + $0) },
                                      ended: { Log.flush(); exit(1) }) else {

@@ -38,9 +38,9 @@ import Testing
         ("x-chime-attachments", .array(elementSignature: "a{sv}", entries.map { .vardict($0) }))
     }
 
-    @Test func theBannerShowsTheFirstFileAndAClickOpensIt() throws {
+    @Test(arguments: Drawing.allCases) func theBannerShowsTheFirstFileAndAClickOpensIt(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(daemon: false, display: display)
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
         // The desktop's handler: a program that writes down what it was asked to open.
         let opened = try bus.installHandler(for: "image/png", field: "%f")
         try bus.startDaemon()
@@ -65,9 +65,9 @@ import Testing
         }, "opening a file reads the notification")
     }
 
-    @Test func aMovieThumbnailIsMadeByTheSystemsThumbnailer() throws {
+    @Test(arguments: Drawing.allCases) func aMovieThumbnailIsMadeByTheSystemsThumbnailer(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(display: display)
+        let bus = try TestBus(display: display, drawing: drawing)
         let files = try Self.makeFiles(in: bus)
         let client = try bus.client()
         let id = try client.notify(app: "Recorder", summary: "Screen recording", hints: [Self.attachments([[("uri", .string(files.movie)), ("thumbnail-time", .double(2))]])], timeout: 0)

@@ -1,4 +1,5 @@
-import CGtk
+import CGioUnix
+import CPixbuf
 import ChimeCore
 import ChimeGLib
 import Glibc
@@ -8,9 +9,9 @@ import Glibc
 /// a sandbox without network (bubblewrap, when installed) and within `timeLimit`, and kept as the
 /// XDG thumbnail specification says (`$XDG_CACHE_HOME/thumbnails/large/MD5(URI).png`, with
 /// `Thumb::URI` and `Thumb::MTime`), so each is made once and file managers find it too.
-final class MovieThumbnails {
+public final class MovieThumbnails {
     /// The presenter's one, used only from its main loop (banners and the panel share what is being made).
-    nonisolated(unsafe) static let shared = MovieThumbnails()
+    nonisolated(unsafe) public static let shared = MovieThumbnails()
     static let size = 256
     static let timeLimit: UInt32 = 10_000
 
@@ -20,7 +21,7 @@ final class MovieThumbnails {
 
     /// Calls `done` with the thumbnail's path, at once when it is cached and on the main loop when
     /// a thumbnailer made it; nil (and why in the log) when none could.
-    func thumbnail(of attachment: Attachment, log: @escaping (String) -> Void, done: @escaping (String?) -> Void) {
+    public func thumbnail(of attachment: Attachment, log: @escaping (String) -> Void, done: @escaping (String?) -> Void) {
         guard let uri = Self.uri(attachment.path) else { return done(nil) }
         var info = stat()
         guard stat(attachment.path, &info) == 0 else { return done(nil) }
@@ -66,7 +67,7 @@ final class MovieThumbnails {
 
     // MARK: The specification's cache
 
-    static func uri(_ path: String) -> String? {
+    public static func uri(_ path: String) -> String? {
         guard let uri = g_filename_to_uri(path, nil, nil) else { return nil }
         defer { g_free(uri) }
         return String(cString: uri)
