@@ -16,6 +16,10 @@ final class BannerDrawing {
         case link(String)
         /// A file it carries (its index): a picture or movie opens, a sound plays.
         case attachment(Int)
+        /// The reply field or its send button: typing happens in chime-presenter's field over it.
+        case reply
+        /// The button past four actions that offers the rest.
+        case more
         /// Anywhere else: what the mouse button does to the banner (`[popups] … = …`).
         case banner
     }
@@ -38,6 +42,9 @@ final class BannerDrawing {
     private var picture: (surface: OpaquePointer, x: Double, y: Double)?
     private var links: [(uri: String, frame: Frame, label: OpaquePointer)] = []
     private var attachment: AttachmentTile?
+    /// The reply field (its placeholder) and its send button.
+    private var reply: (field: Frame, placeholder: OpaquePointer, send: Frame, sendLabel: OpaquePointer)?
+    private var more: (frame: Frame, icon: OpaquePointer?)?
     /// Something drawn came later (a movie's frame): the window paints the banner again.
     var changed: (() -> Void)?
     /// The button or link under the pointer, drawn lighter.
@@ -122,10 +129,26 @@ final class BannerDrawing {
             progress = (Frame(x: inset, y: y, width: contentWidth, height: 6), min(1, max(0, Double(percent) / 100)))
             y += 6
         }
+        if let placeholder = content.replyPlaceholder {
+            y += Self.spacing
+            let sendLabel = Self.layout(context, content.replySubmitText, font: BannerLook.buttonFont)
+            let sendWidth = Self.size(sendLabel).width + 20
+            let field = Frame(x: inset, y: y, width: contentWidth - sendWidth - Self.spacing, height: Self.buttonHeight)
+            let text = Self.layout(context, placeholder, font: BannerLook.buttonFont, width: field.width - 16, lines: 1)
+            reply = (field, text, Frame(x: field.x + field.width + Self.spacing, y: y, width: sendWidth, height: Self.buttonHeight), sendLabel)
+            y += Self.buttonHeight
+        }
         if !content.buttons.isEmpty {
             y += Self.spacing
             let count = Double(content.buttons.count)
-            let buttonWidth = (contentWidth - Self.spacing * (count - 1)) / count
+            // Past four buttons the rest stay reachable: a "more" button at the end offers them.
+            var rowWidth = contentWidth
+            if content.menu.contains(where: { action in action.key != Action.defaultKey && !content.buttons.contains { $0.key == action.key } }) {
+                let frame = Frame(x: inset + contentWidth - Self.buttonHeight, y: y, width: Self.buttonHeight, height: Self.buttonHeight)
+                more = (frame, icons.file("view-more-symbolic", size: 16).flatMap { try? CairoImages.surface(file: $0, size: 16).get() })
+                rowWidth -= Self.buttonHeight + Self.spacing
+            }
+            let buttonWidth = (rowWidth - Self.spacing * (count - 1)) / count
             for (index, button) in content.buttons.enumerated() {
                 let frame = Frame(x: inset + Double(index) * (buttonWidth + Self.spacing), y: y, width: buttonWidth, height: Self.buttonHeight)
                 let label = Self.layout(context, button.label, font: BannerLook.buttonFont, width: max(1, buttonWidth - 20), lines: 1)
@@ -153,7 +176,21 @@ final class BannerDrawing {
         return y + 2 + Self.linkHeight
     }
 
+    /// Where a target is drawn, for what opens over it or under it (the reply field, the menu).
+    func frame(of target: Target) -> Frame? {
+        switch target {
+        case .reply: reply.map { Frame(x: $0.field.x, y: $0.field.y, width: $0.send.x + $0.send.width - $0.field.x, height: $0.field.height) }
+        case .more: more?.frame
+        default: nil
+        }
+    }
+
     deinit {
+        if let reply {
+            g_object_unref(UnsafeMutableRawPointer(reply.placeholder))
+            g_object_unref(UnsafeMutableRawPointer(reply.sendLabel))
+        }
+        if let icon = more?.icon { cairo_surface_destroy(icon) }
         if let picture { cairo_surface_destroy(picture.surface) }
         for link in links { g_object_unref(UnsafeMutableRawPointer(link.label)) }
         if let icon { cairo_surface_destroy(icon.surface) }
@@ -168,6 +205,8 @@ final class BannerDrawing {
         if let button = buttons.first(where: { $0.frame.contains(x, y) }) { return .button(button.key) }
         if let link = links.first(where: { $0.frame.contains(x, y) }) { return .link(link.uri) }
         if let attachment, attachment.frame?.contains(x, y) == true { return .attachment(0) }
+        if let reply, reply.field.contains(x, y) || reply.send.contains(x, y) { return .reply }
+        if let more, more.frame.contains(x, y) { return .more }
         return .banner
     }
 
@@ -223,6 +262,26 @@ final class BannerDrawing {
             done.width *= progress.fraction
             rounded(cr, done, radius: 3)
             cairo_fill(cr)
+        }
+        if let reply {
+            set(cr, look.buttonBorder)
+            rounded(cr, reply.field, radius: 5)
+            cairo_fill(cr)
+            set(cr, look.field)
+            rounded(cr, Frame(x: reply.field.x + 1, y: reply.field.y + 1, width: reply.field.width - 2, height: reply.field.height - 2), radius: 4)
+            cairo_fill(cr)
+            let size = Self.size(reply.placeholder)
+            show(cr, reply.placeholder, x: reply.field.x + 8, y: reply.field.y + (reply.field.height - size.height) / 2, colour: look.secondary)
+            drawButton(cr, reply.send, hovered: hovered == .reply, destructive: false)
+            let label = Self.size(reply.sendLabel)
+            show(cr, reply.sendLabel, x: reply.send.x + 10, y: reply.send.y + (reply.send.height - label.height) / 2, colour: look.text)
+        }
+        if let more {
+            drawButton(cr, more.frame, hovered: hovered == .more, destructive: false)
+            if let icon = more.icon {
+                set(cr, look.text)
+                cairo_mask_surface(cr, icon, more.frame.x + (more.frame.width - 16) / 2, more.frame.y + (more.frame.height - 16) / 2)
+            }
         }
         for button in buttons {
             drawButton(cr, button.frame, hovered: hovered == .button(button.key), destructive: button.destructive)

@@ -24,6 +24,7 @@ struct BannerLook {
     var buttonHover = Colour(0x414655)
     var buttonBorder = Colour(0x4a4f5c)
     var destructive = Colour(0xb83a3a)
+    var field = Colour(0x1b1d22)
     var progressTrough = Colour(0x353945)
     var progress = Colour(0x6d9eeb)
     var radius = 10.0

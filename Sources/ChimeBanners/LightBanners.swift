@@ -19,10 +19,14 @@ public final class LightBanners {
         public var opened: (UInt32) -> Void
         /// The play button of a notification's sound file (id, its index).
         public var playAttachment: (UInt32, Int) -> Void
+        /// The reply field or a menu of actions is to open over a banner (chime-presenter's).
+        public var interact: (Interaction) -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     hover: @escaping (UInt32, Bool) -> Void, dismissAll: @escaping () -> Void,
-                    opened: @escaping (UInt32) -> Void, playAttachment: @escaping (UInt32, Int) -> Void) {
+                    opened: @escaping (UInt32) -> Void, playAttachment: @escaping (UInt32, Int) -> Void,
+                    interact: @escaping (Interaction) -> Void) {
+            self.interact = interact
             self.invoke = invoke
             self.dismiss = dismiss
             self.hover = hover
@@ -35,6 +39,8 @@ public final class LightBanners {
     private final class Shown {
         let drawing: BannerDrawing
         let window: BannerWindow
+        /// Where it was placed last, for what opens over it.
+        var placement: WindowPlacement?
 
         init(_ drawing: BannerDrawing, _ window: BannerWindow) {
             self.drawing = drawing
@@ -128,8 +134,10 @@ public final class LightBanners {
         if !suspended { stacked += queue.contents.dropFirst(visible.count).map { ($0.id, 0) } }
         let stack = BannerStack(banners: stacked, monitor: (area.width, area.height), settings: settings)
         for (banner, place) in zip(banners, stack.placements) {
-            banner.window.place(WindowPlacement(x: place.x, y: place.y, width: banner.drawing.width, height: banner.drawing.height,
-                                                area: area, anchor: settings.anchor))
+            let placement = WindowPlacement(x: place.x, y: place.y, width: banner.drawing.width, height: banner.drawing.height,
+                                            area: area, anchor: settings.anchor)
+            banner.placement = placement
+            banner.window.place(placement)
         }
         if let moreAt = stack.moreAt {
             let line = more ?? makeMore()
@@ -149,8 +157,8 @@ public final class LightBanners {
         let banner = Shown(drawing, window)
         drawing.changed = { [unowned window] in window.redraw() }
         let id = content.id
-        window.pressed = { [unowned self, unowned drawing] button, x, y in
-            clicked(content, target: drawing.target(x: x, y: y), button: button)
+        window.pressed = { [unowned self, unowned banner] button, x, y in
+            clicked(content, banner, target: banner.drawing.target(x: x, y: y), button: button, at: (x, y))
         }
         window.moved = { [unowned drawing, unowned window] x, y in
             let target = drawing.target(x: x, y: y)
@@ -185,9 +193,24 @@ public final class LightBanners {
 
     /// A click: the close button dismisses, an action button invokes its action, and anywhere
     /// else the mouse button does what `[popups]` says.
-    private func clicked(_ content: BannerContent, target: BannerDrawing.Target, button: Int) {
+    private func clicked(_ content: BannerContent, _ banner: Shown, target: BannerDrawing.Target, button: Int, at point: (x: Double, y: Double)) {
         let id = content.id
+        /// Opens chime-presenter's reply field or menu over `frame` of the banner.
+        func interact(_ kind: Interaction.Kind, _ frame: BannerDrawing.Frame) {
+            guard let placement = banner.placement else { return }
+            // chime-presenter's window would open under the banner (ARCHITECTURE.md): not yet on Wayland.
+            guard screen.stacksNewestOnTop else {
+                return Log.warningOnce(key: "banners-interaction", "banners: the reply field and the action menu are not drawn on Wayland yet "
+                                       + "by chime-banners; unset CHIME_BANNERS to use them")
+            }
+            let area = placement.area
+            callbacks.interact(Interaction(kind: kind, id: id, x: placement.x + Int(frame.x), y: placement.y + Int(frame.y),
+                                           width: Int(frame.width), height: Int(frame.height),
+                                           area: (area.x, area.y, area.width, area.height)))
+        }
         switch (target, button) {
+        case (.reply, 1): return banner.drawing.frame(of: .reply).map { interact(.reply, $0) } ?? ()
+        case (.more, 1): return banner.drawing.frame(of: .more).map { interact(.more, $0) } ?? ()
         case (.close, 1): return callbacks.dismiss(id)
         case (.button(let key), 1): return invoke(content, key)
         case (.link(let uri), 1):
@@ -205,6 +228,7 @@ public final class LightBanners {
         case .defaultAction where content.hasDefaultAction: invoke(content, Action.defaultKey)
         case .defaultAction, .dismiss: callbacks.dismiss(id)
         case .dismissAll: callbacks.dismissAll()
+        case .menu where !content.menu.isEmpty: interact(.menu, BannerDrawing.Frame(x: point.x, y: point.y, width: 1, height: 1))
         case .menu, .none: break
         }
     }

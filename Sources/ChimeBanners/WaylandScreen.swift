@@ -33,6 +33,7 @@ final class WaylandScreen: BannerScreen {
 
     /// Surfaces with an alpha channel: the compositor blends their corners.
     var isTranslucent: Bool { true }
+    var stacksNewestOnTop: Bool { false }
 
     /// The compositor places each surface by its distances to the anchored edges, so the stack
     /// needs no real size: only those distances are used.

@@ -146,14 +146,10 @@ final class Banner {
             gtk_box_pack_start(column.cast(GtkBox.self), bar, 0, 0, 0)
         }
         if let placeholder = content.replyPlaceholder {
-            let entry = gtk_entry_new()!
-            gtk_entry_set_placeholder_text(entry.cast(GtkEntry.self), placeholder)
-            let send = {
-                let text = String(cString: gtk_entry_get_text(entry.cast(GtkEntry.self)))
+            let (field, entry) = ReplyField.make(content, placeholder: placeholder) { text in
                 if !text.isEmpty { callbacks.reply(id, text) }
                 keyboard?(false)
             }
-            GtkSignals.connect(entry.raw, "activate", send)
             // The keyboard comes with a click into the field and goes with Return or Escape.
             GtkSignals.connectEvent(entry.raw, "button-press-event") { _ in keyboard?(true); return false }
             GtkSignals.connectEvent(entry.raw, "key-press-event") { event in
@@ -162,12 +158,6 @@ final class Banner {
                 }
                 return false
             }
-            let field = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-            gtk_box_pack_start(field.cast(GtkBox.self), entry, 1, 1, 0)
-            let button = gtk_button_new_with_label(content.replySubmitText)!
-            button.addClass("reply-send")
-            GtkSignals.connect(button.raw, "clicked", send)
-            gtk_box_pack_start(field.cast(GtkBox.self), button, 0, 0, 0)
             gtk_box_pack_start(column.cast(GtkBox.self), field, 0, 0, 0)
         }
         if !content.buttons.isEmpty {

@@ -44,6 +44,9 @@ public enum ShippedStyle {
         window.chime-banner.time-sensitive { background-color: #2c2819; border: 2px solid #e5a50a; }
         window.chime-banner.critical { background-color: #5c1a1a; border: 2px solid #ff5c5c; }
         window.chime-more label { color: #a3a9b7; padding: 4px; }
+        window.chime-actions { background-color: #353945; border-color: #4a4f5c; border-radius: 6px; padding: 0; }
+        window.chime-actions button.menu-item { background: none; border: none; border-radius: 0; padding: 0 12px; min-height: 0; }
+        window.chime-actions button.menu-item:hover, window.chime-actions button.menu-item:focus { background: #2f4f7f; }
         window.chime-center { background-color: #1b1d22; color: #eceff4; }
         window.chime-center .center-header { padding: 12px; background-color: #23252b; border-bottom: 1px solid #3b3f4a; }
         window.chime-center .center-title { font-weight: bold; font-size: 1.25em; }

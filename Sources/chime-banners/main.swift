@@ -21,18 +21,43 @@ while let argument = arguments.popFirst() {
     }
 }
 
+/// chime-presenter, started over a banner for its reply field or menu (GTK: input methods, the
+/// keyboard, screen readers); one at a time, and it ends with this process.
+final class InteractionHelper {
+    private let configPath: String
+    private var running: pid_t?
+
+    init(configPath: String) { self.configPath = configPath }
+
+    func open(_ interaction: Interaction) {
+        if let running { kill(running, SIGTERM) }
+        let program = (executableFolder() ?? ".") + "/chime-presenter"
+        var started: pid_t?
+        switch ChildProcess.spawn([program, "--config", configPath] + interaction.arguments, exited: { [weak self] _ in
+            if let self, running == started { running = nil }
+        }) {
+        case .success(let pid):
+            started = pid
+            running = pid
+        case .failure(let failure): Log.warning("banners: cannot start \(program) for the reply field or menu: \(failure.message)")
+        }
+    }
+}
+
 func run(configPath: String?, environment: [String: String]) -> Int32 {
     guard let (config, settings, connection) = BannerFeed.start(program: "banners", configPath: configPath, environment: environment) else {
         return 1
     }
     guard settings.popups.enabled else { return 0 }
     func call(_ method: String, _ arguments: [BusValue]) { BannerFeed.call(connection, method, arguments) }
+    let helper = InteractionHelper(configPath: config.path)
     let callbacks = LightBanners.Callbacks(invoke: { call("InvokeWithToken", [.uint32($0), .string($1), .string($2)]) },
                                            dismiss: { call("Dismiss", [.uint32($0)]) },
                                            hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
                                            dismissAll: { call("DismissAll", []) },
                                            opened: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
-                                           playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) })
+                                           playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) },
+                                           interact: { helper.open($0) })
     guard let banners = LightBanners(settings: settings.popups, environment: environment, callbacks: callbacks,
                                      log: { Log.warning("banners: " + $0) },
                                      ended: { Log.flush(); exit(1) }) else {

@@ -1,4 +1,5 @@
 import ChimeConfig
+import ChimeControl
 import ChimeGLib
 import Glibc
 
@@ -8,19 +9,32 @@ import Glibc
 var arguments = CommandLine.arguments.dropFirst()
 var configPath: String?
 var panelOnly = false
+var interaction: Interaction?
 while let argument = arguments.popFirst() {
     if argument == "--config", let path = arguments.popFirst() {
         configPath = path
     } else if argument == "--panel-only" {
         panelOnly = true
+    } else if ["--reply", "--menu", "--more"].contains(argument),
+              let read = Interaction(arguments: [argument] + Array(arguments.prefix(5))) {
+        interaction = read
+        arguments = arguments.dropFirst(5)
     } else {
-        print("usage: chime-presenter [--config FILE] [--panel-only]   (chimed starts it; it draws chimed's banners and panel)")
+        print("""
+            usage: chime-presenter [--config FILE] [--panel-only]   (chimed starts it; it draws chimed's banners and panel)
+                   chime-presenter [--config FILE] --reply|--menu|--more ID --at X,Y,W,H --area X,Y,W,H
+                                   (chime-banners starts it over a banner for its reply field or menu)
+            """)
         exit(2)
     }
 }
 // Banners and the panel draw with cairo and need no OpenGL; GTK would still probe it at start on
 // X11, loading Mesa and with it LLVM. A user's own GDK_GL wins.
 setenv("GDK_GL", "disable", 0)
-let status = PresenterProcess.run(configPath: configPath, panelOnly: panelOnly, environment: processEnvironment())
+let status = if let interaction {
+    InteractionProcess.run(configPath: configPath, interaction: interaction, environment: processEnvironment())
+} else {
+    PresenterProcess.run(configPath: configPath, panelOnly: panelOnly, environment: processEnvironment())
+}
 Log.flush()
 exit(status)
