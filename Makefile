@@ -11,7 +11,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxcb1-dev libxkbcommon-dev \
                libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev \
                xvfb xdotool openbox imagemagick sway grim bsdutils python3-gi gir1.2-notify-0.7 \
-               xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap
+               xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston
 
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst mako-notifier

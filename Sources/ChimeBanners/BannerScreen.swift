@@ -21,10 +21,6 @@ protocol BannerScreen: AnyObject {
     var workArea: ScreenArea { get }
     /// Whether pixels a window leaves transparent show what is beneath it.
     var isTranslucent: Bool { get }
-    /// Whether another program's window opened over a banner shows above it: X11 stacks the
-    /// window mapped last on top; wlr-layer-shell leaves the order of surfaces on one layer to
-    /// the compositor (sway 1.7 draws the newest below).
-    var stacksNewestOnTop: Bool { get }
     /// Called once when the display goes away.
     var ended: () -> Void { get set }
     /// A window named `title`, not yet shown, on the output named `output` when there is one
@@ -47,4 +43,9 @@ protocol BannerWindow: AnyObject {
     func hide()
     /// Paints it again (its content changed).
     func redraw()
+    /// Lets another program's window opened over it show above it (true), or stops (false):
+    /// X11 stacks the window mapped last on top anyway; wlr-layer-shell leaves the order of
+    /// surfaces on one layer to the compositor (sway 1.7 draws the newest below), so the banner
+    /// steps down to the layer under the overlay one meanwhile.
+    func yield(_ below: Bool)
 }

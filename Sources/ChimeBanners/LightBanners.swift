@@ -19,13 +19,14 @@ public final class LightBanners {
         public var opened: (UInt32) -> Void
         /// The play button of a notification's sound file (id, its index).
         public var playAttachment: (UInt32, Int) -> Void
-        /// The reply field or a menu of actions is to open over a banner (chime-presenter's).
-        public var interact: (Interaction) -> Void
+        /// The reply field or a menu of actions is to open over a banner (chime-presenter's); the
+        /// closure is called once it has closed.
+        public var interact: (Interaction, _ closed: @escaping () -> Void) -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     hover: @escaping (UInt32, Bool) -> Void, dismissAll: @escaping () -> Void,
                     opened: @escaping (UInt32) -> Void, playAttachment: @escaping (UInt32, Int) -> Void,
-                    interact: @escaping (Interaction) -> Void) {
+                    interact: @escaping (Interaction, _ closed: @escaping () -> Void) -> Void) {
             self.interact = interact
             self.invoke = invoke
             self.dismiss = dismiss
@@ -62,15 +63,24 @@ public final class LightBanners {
     private var more: (window: BannerWindow, layout: OpaquePointer)?
     private var ageTimer: UInt32?
 
+    /// The display is there, but banners cannot be placed on it: a Wayland compositor without
+    /// wlr-layer-shell.
+    public struct CannotPlace: Error {}
+
     /// Banners on the Wayland compositor WAYLAND_DISPLAY names (it must offer wlr-layer-shell),
     /// else on the X server DISPLAY names; nil when neither can be reached. `ended`: the display
     /// went away.
     public init?(settings: PopupSettings, environment: [String: String], callbacks: Callbacks, log: @escaping (String) -> Void,
-                 ended: @escaping () -> Void) {
-        let screen: BannerScreen? = if let wayland = environment["WAYLAND_DISPLAY"] {
-            WaylandScreen(display: wayland, log: log)
+                 ended: @escaping () -> Void) throws(CannotPlace) {
+        let screen: BannerScreen?
+        if let wayland = environment["WAYLAND_DISPLAY"] {
+            do {
+                screen = try WaylandScreen(display: wayland, log: log)
+            } catch {
+                throw CannotPlace()
+            }
         } else {
-            X11Screen(display: environment["DISPLAY"])
+            screen = X11Screen(display: environment["DISPLAY"])
         }
         guard let screen else { return nil }
         self.settings = settings
@@ -198,15 +208,11 @@ public final class LightBanners {
         /// Opens chime-presenter's reply field or menu over `frame` of the banner.
         func interact(_ kind: Interaction.Kind, _ frame: BannerDrawing.Frame) {
             guard let placement = banner.placement else { return }
-            // chime-presenter's window would open under the banner (ARCHITECTURE.md): not yet on Wayland.
-            guard screen.stacksNewestOnTop else {
-                return Log.warningOnce(key: "banners-interaction", "banners: the reply field and the action menu are not drawn on Wayland yet "
-                                       + "by chime-banners; unset CHIME_BANNERS to use them")
-            }
+            banner.window.yield(true)
             let area = placement.area
-            callbacks.interact(Interaction(kind: kind, id: id, x: placement.x + Int(frame.x), y: placement.y + Int(frame.y),
-                                           width: Int(frame.width), height: Int(frame.height),
-                                           area: (area.x, area.y, area.width, area.height)))
+            let interaction = Interaction(kind: kind, id: id, x: placement.x + Int(frame.x), y: placement.y + Int(frame.y),
+                                          width: Int(frame.width), height: Int(frame.height), area: (area.x, area.y, area.width, area.height))
+            callbacks.interact(interaction) { [weak window = banner.window] in window?.yield(false) }
         }
         switch (target, button) {
         case (.reply, 1): return banner.drawing.frame(of: .reply).map { interact(.reply, $0) } ?? ()

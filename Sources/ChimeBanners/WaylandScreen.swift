@@ -33,15 +33,16 @@ final class WaylandScreen: BannerScreen {
 
     /// Surfaces with an alpha channel: the compositor blends their corners.
     var isTranslucent: Bool { true }
-    var stacksNewestOnTop: Bool { false }
 
     /// The compositor places each surface by its distances to the anchored edges, so the stack
     /// needs no real size: only those distances are used.
     var workArea: ScreenArea { ScreenArea(x: 0, y: 0, width: 1920, height: 1080) }
 
-    /// Connects to the compositor `name` names; nil (and why in the log) when it cannot be reached
-    /// or offers no wlr-layer-shell.
-    init?(display name: String, log: @escaping (String) -> Void) {
+    /// The compositor offered no wlr-layer-shell (GNOME's does not): banners cannot be placed.
+    struct NoLayerShell: Error {}
+
+    /// Connects to the compositor `name` names; nil when it cannot be reached.
+    init?(display name: String, log: @escaping (String) -> Void) throws(NoLayerShell) {
         guard let display = wl_display_connect(name) else { return nil }
         self.display = display
         self.log = log
@@ -52,9 +53,8 @@ final class WaylandScreen: BannerScreen {
         wl_display_roundtrip(display)
         wl_display_roundtrip(display)
         guard compositor != nil, shm != nil, layerShell != nil else {
-            log("the compositor offers no wlr-layer-shell, so banners cannot be placed on it")
             disconnect()
-            return nil
+            throw NoLayerShell()
         }
         watch = GLibSources.readable(wl_display_get_fd(display)) { [weak self] in self?.read() ?? false }
     }
@@ -280,6 +280,13 @@ final class WaylandWindow: BannerWindow {
         } else {
             redraw()
         }
+        screen.flush()
+    }
+
+    func yield(_ below: Bool) {
+        guard let layer, zwlr_layer_surface_v1_get_version(layer) >= 2 else { return }
+        zwlr_layer_surface_v1_set_layer(layer, below ? ZWLR_LAYER_SHELL_V1_LAYER_TOP.rawValue : ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue)
+        wl_surface_commit(surface)
         screen.flush()
     }
 

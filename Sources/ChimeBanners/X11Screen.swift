@@ -13,7 +13,6 @@ final class X11Screen: BannerScreen {
     /// outside a banner's rounded shape are then see-through; without one they would be black.
     private let translucent: (visual: UnsafeMutablePointer<xcb_visualtype_t>, colormap: xcb_colormap_t)?
     var isTranslucent: Bool { translucent != nil }
-    var stacksNewestOnTop: Bool { true }
     /// The windows made here, by id; each forgets itself when it goes.
     private var windows: [xcb_window_t: Weak] = [:]
     private struct Weak { weak var window: X11Window? }
@@ -256,6 +255,8 @@ final class X11Window: BannerWindow {
         xcb_flush(connection)
         screen.drainSoon()
     }
+
+    func yield(_ below: Bool) {}
 
     func hide() {
         guard mapped else { return }

@@ -121,7 +121,8 @@ public final class Daemon {
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         attachments = AttachmentFolder(stateFolder: AppStateStore.stateFolder(environment: environment))
         if PresenterChild.lightBanners(environment: environment) {
-            presenter = PresenterChild(environment: environment, configPath: configLoader.path, program: ["chime-banners"])
+            presenter = PresenterChild(environment: environment, configPath: configLoader.path, program: ["chime-banners"],
+                                       fallback: ["chime-presenter", "--banners-only"])
             panelPresenter = PresenterChild(environment: environment, configPath: configLoader.path,
                                             program: ["chime-presenter", "--panel-only"])
         } else {

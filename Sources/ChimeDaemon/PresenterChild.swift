@@ -33,7 +33,9 @@ public final class PresenterChild {
     private let environment: [String: String]
     private let configPath: String
     /// The program and its own arguments, before `--config`.
-    private let program: [String]
+    private var program: [String]
+    /// What draws instead when the program says it cannot place banners on this display.
+    private var fallback: [String]?
     private(set) var status = Status.off
     /// Whether banners are wanted (on in the config, and a display named), and how many times in
     /// a row the presenter could not open the display.
@@ -53,11 +55,13 @@ public final class PresenterChild {
     /// The presenter ended for any reason but having nothing to draw: what it drew is gone.
     var ended: () -> Void = {}
 
-    /// `program`: its name (found beside chimed) and arguments.
-    init(environment: [String: String], configPath: String, program: [String]) {
+    /// `program`: its name (found beside chimed) and arguments; `fallback`, what draws when it
+    /// cannot place banners on the display (`ControlProtocol.cannotPlaceBanners`).
+    init(environment: [String: String], configPath: String, program: [String], fallback: [String]? = nil) {
         self.environment = environment
         self.configPath = configPath
         self.program = program
+        self.fallback = fallback
     }
 
     /// Whether chime-banners draws the banners (cairo and pango, without GTK) and chime-presenter
@@ -132,6 +136,12 @@ public final class PresenterChild {
 
     private func exited(_ status: Int32) {
         pid = nil
+        if status & 0x7f == 0, (status >> 8) & 0xff == ControlProtocol.cannotPlaceBanners, let fallback, self.status == .on {
+            Log.info("\(program[0]) cannot place banners on this display (no wlr-layer-shell); \(fallback[0]) draws them")
+            program = fallback
+            self.fallback = nil
+            return start()
+        }
         if status & 0x7f == 0, (status >> 8) & 0xff == ControlProtocol.idleExit, self.status == .on {
             Log.debug("the banner presenter left: nothing was on screen")
             // A banner presented as it was leaving is drawn by the next one.

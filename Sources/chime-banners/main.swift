@@ -29,17 +29,21 @@ final class InteractionHelper {
 
     init(configPath: String) { self.configPath = configPath }
 
-    func open(_ interaction: Interaction) {
+    /// `closed`: called once it has ended (or could not start).
+    func open(_ interaction: Interaction, closed: @escaping () -> Void) {
         if let running { kill(running, SIGTERM) }
         let program = (executableFolder() ?? ".") + "/chime-presenter"
         var started: pid_t?
         switch ChildProcess.spawn([program, "--config", configPath] + interaction.arguments, exited: { [weak self] _ in
             if let self, running == started { running = nil }
+            closed()
         }) {
         case .success(let pid):
             started = pid
             running = pid
-        case .failure(let failure): Log.warning("banners: cannot start \(program) for the reply field or menu: \(failure.message)")
+        case .failure(let failure):
+            Log.warning("banners: cannot start \(program) for the reply field or menu: \(failure.message)")
+            closed()
         }
     }
 }
@@ -57,10 +61,16 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
                                            dismissAll: { call("DismissAll", []) },
                                            opened: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
                                            playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) },
-                                           interact: { helper.open($0) })
-    guard let banners = LightBanners(settings: settings.popups, environment: environment, callbacks: callbacks,
-                                     log: { Log.warning("banners: " + $0) },
-                                     ended: { Log.flush(); exit(1) }) else {
+                                           interact: { helper.open($0, closed: $1) })
+    let made: LightBanners?
+    do {
+        made = try LightBanners(settings: settings.popups, environment: environment, callbacks: callbacks,
+                                log: { Log.warning("banners: " + $0) },
+                                ended: { Log.flush(); exit(1) })
+    } catch {
+        return ControlProtocol.cannotPlaceBanners
+    }
+    guard let banners = made else {
         Log.warning("banners: cannot open the display \(environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? "")")
         return ControlProtocol.displayUnavailable
     }

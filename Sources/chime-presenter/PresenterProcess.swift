@@ -12,8 +12,9 @@ import Glibc
 /// (`BannerFeed`); a click is `InvokeWithToken`, `Dismiss` or `Reply`. Kept apart because GTK
 /// ends the process when the display goes away; chimed must not end with it.
 enum PresenterProcess {
-    /// `panelOnly`: chime-banners draws the banners, this process the panel alone.
-    static func run(configPath: String?, panelOnly: Bool, environment: [String: String]) -> Int32 {
+    /// `panelOnly`: chime-banners draws the banners, this process the panel alone; `bannersOnly`:
+    /// this process draws the banners chime-banners could not place, another the panel.
+    static func run(configPath: String?, panelOnly: Bool, bannersOnly: Bool, environment: [String: String]) -> Int32 {
         guard let (config, settings, connection) = BannerFeed.start(program: "presenter", configPath: configPath, environment: environment) else {
             return 1
         }
@@ -39,10 +40,10 @@ enum PresenterProcess {
                 log: { Log.warning("presenter: " + $0) })
             guard presenter != nil else { return 0 }
         }
-        let panel = PanelClient(connection: connection, settings: settings.panel)
-        let feed = BannerFeed(connection: connection, board: presenter, panel: .init(
+        let panel = bannersOnly ? nil : PanelClient(connection: connection, settings: settings.panel)
+        let feed = BannerFeed(connection: connection, board: presenter, panel: panel.map { panel in .init(
             heard: { panel.heard($0) }, open: { panel.open() }, close: { panel.close() },
-            isOpen: { panel.panel.isOpen }, reload: { panel.panel.update($0.panel) }),
+            isOpen: { panel.panel.isOpen }, reload: { panel.panel.update($0.panel) }) },
             idleExit: settings.popups.idleExit)
         return feed.run(config: config)
     }

@@ -464,6 +464,33 @@ extension PopupTests {
 
 /// The same banners on a wlroots compositor (headless sway), placed by gtk-layer-shell.
 @Suite struct WaylandPopupTests {
+    /// On a compositor without wlr-layer-shell (weston here, GNOME's Mutter too) chime-banners
+    /// cannot place banners: it says so, and chimed has chime-presenter draw them instead.
+    @Test func withoutLayerShellChimePresenterDrawsTheBanners() throws {
+        let bus = try TestBus(daemon: false, drawing: .light)
+        let runtime = bus.directory.appendingPathComponent("weston")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        chmod(runtime.path, 0o700)
+        var westonEnvironment = ProcessInfo.processInfo.environment
+        westonEnvironment["XDG_RUNTIME_DIR"] = runtime.path
+        westonEnvironment.removeValue(forKey: "DISPLAY")
+        let weston = try Subprocess("/usr/bin/weston", ["--backend=headless-backend.so", "--socket=wayland-w", "--idle-time=0"],
+                                    environment: westonEnvironment)
+        defer { weston.signal(SIGTERM); _ = weston.wait(timeout: 5) }
+        let socket = runtime.appendingPathComponent("wayland-w").path
+        let deadline = Date().addingTimeInterval(10)
+        while access(socket, F_OK) != 0, Date() < deadline { weston.pump(timeout: 0.05) }
+        bus.extraEnvironment = ["WAYLAND_DISPLAY": "wayland-w", "XDG_RUNTIME_DIR": runtime.path]
+        try bus.startDaemon()
+        let daemon = try #require(bus.daemon)
+        _ = try bus.client().notify(summary: "on weston", timeout: 0)
+        #expect(bus.logSays("chime-banners cannot place banners on this display (no wlr-layer-shell); chime-presenter draws them"))
+        let client = try bus.client()
+        #expect(client.waitUntil { (try? bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", "chime-presenter"]).status) == 0 },
+                "chime-presenter runs: \(bus.daemonLog)")
+        #expect(try bus.chimectl("status").stdout.contains("banners: on"))
+    }
+
     @Test(arguments: Drawing.allCases) func bannersAppearInTheCornerOnWaylandAndGoWhenDismissed(_ drawing: Drawing) throws {
         let bus = try TestBus(wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
@@ -576,8 +603,8 @@ extension WaylandPopupTests {
     /// A banner with a reply field does not take the keyboard when it appears: what the user
     /// types goes on to where it went (here nowhere, so no reply is sent). Clicked, the field
     /// takes the keyboard, and Return sends the reply.
-    @Test func onWaylandTheReplyFieldTakesTheKeyboardOnlyWhenClicked() throws {
-        let bus = try TestBus(wayland: true)
+    @Test(arguments: Drawing.allCases) func onWaylandTheReplyFieldTakesTheKeyboardOnlyWhenClicked(_ drawing: Drawing) throws {
+        let bus = try TestBus(wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         let client = try bus.client()
         try client.listen()
@@ -632,8 +659,8 @@ extension WaylandPopupTests {
     /// the close button dismisses.
     /// On Wayland too a right click set to `menu` offers every action, past the four buttons,
     /// chosen with the pointer.
-    @Test func onWaylandAMenuOffersEveryAction() throws {
-        let bus = try TestBus(config: "[popups]\nright-click = menu\n", wayland: true)
+    @Test(arguments: Drawing.allCases) func onWaylandAMenuOffersEveryAction(_ drawing: Drawing) throws {
+        let bus = try TestBus(config: "[popups]\nright-click = menu\n", wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         let actions = (1...6).flatMap { ["-A", "a\($0)=Action \($0)"] }
         let waiting = try bus.start("notify-send", ["--wait", "-t", "0"] + actions + ["Six choices", "by the menu"])
@@ -652,8 +679,8 @@ extension WaylandPopupTests {
 
     /// ... and with the keyboard: the banner holds it while its menu is open and gives it back
     /// when the menu closes, by Escape or a choice.
-    @Test func onWaylandAMenuTakesTheKeyboardWhileOpen() throws {
-        let bus = try TestBus(config: "[popups]\nright-click = menu\n", wayland: true)
+    @Test(arguments: Drawing.allCases) func onWaylandAMenuTakesTheKeyboardWhileOpen(_ drawing: Drawing) throws {
+        let bus = try TestBus(config: "[popups]\nright-click = menu\n", wayland: true, drawing: drawing)
         let wayland = try #require(bus.wayland)
         let client = try bus.client()
         let actions = (1...6).flatMap { ["-A", "a\($0)=Action \($0)"] }

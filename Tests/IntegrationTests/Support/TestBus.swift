@@ -92,6 +92,8 @@ final class TestBus: @unchecked Sendable {
 
     private let threadCooldown: Bool
     let drawing: Drawing
+    /// Set before chimed starts: more of its environment (a display of the test's own).
+    var extraEnvironment: [String: String] = [:]
 
     /// Kills the dbus-daemon outright, as a crashed session bus goes.
     func killBus() {
@@ -158,6 +160,7 @@ final class TestBus: @unchecked Sendable {
         env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
         if let display { env["DISPLAY"] = display.name }
         if drawing == .light { env["CHIME_BANNERS"] = "light" }
+        env.merge(extraEnvironment) { _, new in new }
         if let wayland { env.merge(wayland.environment) { _, new in new } }
         return env
     }
