@@ -25,7 +25,12 @@ struct DisplayFootprint {
     static let idleWindow = 20.0
 
     enum Kind: String, CaseIterable {
-        case chimed, dunst, mako
+        case chimed
+        /// chimed with its banners drawn by chime-banners (CHIME_BANNERS=light), while it is being built.
+        case chimedBanners = "chimed-banners"
+        case dunst, mako
+
+        var isChime: Bool { self == .chimed || self == .chimedBanners }
     }
 
     static func measure(binaries: URL, kinds: [Kind]) -> DisplayFootprint {
@@ -74,7 +79,7 @@ struct DisplayFootprint {
         let ids = try (1...3).map { try client.banner("Arrived \($0)", app: $0, timeout: 1_000) }
         let closedBy = Date().addingTimeInterval(15)
         while !Set(ids).isSubset(of: client.closedIDs), Date() < closedBy { _ = client.connection.readWriteDispatch(timeoutMilliseconds: 50) }
-        let idleUntil = Date().addingTimeInterval(kind == .chimed ? 33 : 3)
+        let idleUntil = Date().addingTimeInterval(kind.isChime ? 33 : 3)
         while Date() < idleUntil { usleep(100_000) }
         let idle = Self.processes(of: server.pid)
         (figures.idle, figures.idleDirty) = Self.memory(of: idle)
@@ -95,13 +100,15 @@ struct DisplayFootprint {
     /// The server, with its default config (dunst with the benchmark's); chimed under
     /// CHIME_BENCH_WRAP's profiler if it names one.
     static func start(_ kind: Kind, binaries: URL, environment: [String: String]) throws -> Subprocess {
+        var environment = environment
+        if kind == .chimedBanners { environment["CHIME_BANNERS"] = "light" }
         let (executable, arguments): (String, [String]) = switch kind {
-        case .chimed: (binaries.appendingPathComponent("chimed").path, [])
+        case .chimed, .chimedBanners: (binaries.appendingPathComponent("chimed").path, [])
         case .dunst: ("/usr/bin/dunst", ["-config", binaries.appendingPathComponent("dunstrc").path])
         case .mako: ("/usr/bin/mako", [])
         }
         guard access(executable, X_OK) == 0 else { throw TestFailure("\(executable) is not installed") }
-        let (wrapped, wrappedArguments) = kind == .chimed ? Server.wrap(executable, arguments, environment: environment) : (executable, arguments)
+        let (wrapped, wrappedArguments) = kind.isChime ? Server.wrap(executable, arguments, environment: environment) : (executable, arguments)
         return try Subprocess(wrapped, wrappedArguments, environment: environment)
     }
 
@@ -134,28 +141,33 @@ struct DisplayFootprint {
         func value(_ name: String, _ key: KeyPath<Figures, Double>) -> Double {
             figures.first { $0.name == name }?.figures[keyPath: key] ?? .nan
         }
-        func ratio(_ key: KeyPath<Figures, Double>, _ other: String) -> String { formatRatio(value("chimed", key) / value(other, key)) }
+        func ratio(_ key: KeyPath<Figures, Double>, _ other: String, of name: String = "chimed") -> String {
+            formatRatio(value(name, key) / value(other, key))
+        }
+        let servers = ["chimed", "chimed-banners", "dunst", "mako"]
         var text = """
             With a display (Xvfb for chimed and dunst, a headless sway for mako), default configs, PSS of each \
-            server's processes (chimed with chime-presenter while it runs), and of that their private dirty \
+            server's processes (chimed with chime-presenter while it runs; in the chime-banners column, with \
+            chime-banners, which draws without GTK and is being built, `CHIME_BANNERS=light`), and of that their private dirty \
             memory (heap, stacks, relocated data), which no other process can share: what a server costs beyond \
             the libraries' pages, which a desktop running GTK, cairo and pango apps already holds; and, idle, how \
             often a minute its threads woke (context switches in \(Int(Self.idleWindow)) s, after the idle PSS):
 
-            | with a display | chimed | dunst | mako | chimed / dunst | chimed / mako | target |
-            |---|---|---|---|---|---|---|
+            | with a display | chimed | chimed, chime-banners | dunst | mako | chimed / dunst | chime-banners / dunst | chimed / mako | target |
+            |---|---|---|---|---|---|---|---|---|
 
             """
         for (label, key, target) in [("idle, after 3 notifications came and went", \Figures.idle, "≤ 1x dunst and mako"),
                                      ("5 banners on screen", \Figures.fiveBanners, "≤ 2x dunst"),
                                      ("idle: private dirty", \Figures.idleDirty, ""),
                                      ("5 banners: private dirty", \Figures.fiveBannersDirty, "")] {
-            let cells = ["chimed", "dunst", "mako"].map { format(value($0, key) / 1024, 1) + " MB" }
-            text += "| \(label) | " + cells.joined(separator: " | ") + " | \(ratio(key, "dunst")) | \(ratio(key, "mako")) | \(target) |\n"
+            let cells = servers.map { format(value($0, key) / 1024, 1) + " MB" }
+            text += "| \(label) | " + cells.joined(separator: " | ")
+                + " | \(ratio(key, "dunst")) | \(ratio(key, "dunst", of: "chimed-banners")) | \(ratio(key, "mako")) | \(target) |\n"
         }
-        let wakeups = ["chimed", "dunst", "mako"].map { format(value($0, \Figures.idleWakeups), 1) }
+        let wakeups = servers.map { format(value($0, \Figures.idleWakeups), 1) }
         text += "| idle: wakeups a minute | " + wakeups.joined(separator: " | ")
-            + " | \(ratio(\Figures.idleWakeups, "dunst")) | \(ratio(\Figures.idleWakeups, "mako")) |  |\n"
+            + " | \(ratio(\Figures.idleWakeups, "dunst")) | \(ratio(\Figures.idleWakeups, "dunst", of: "chimed-banners")) | \(ratio(\Figures.idleWakeups, "mako")) |  |\n"
         let processes = figures.first { $0.name == "chimed" }?.figures.processes ?? 0
         return text + "\nWith 5 banners chimed ran as \(processes) process\(processes == 1 ? "" : "es") (chimed and chime-presenter); idle, as \(figures.first { $0.name == "chimed" }?.figures.idleProcesses ?? 0).\n"
     }

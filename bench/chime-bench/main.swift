@@ -7,7 +7,7 @@ import Glibc
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
 //        chime-bench BINDIR --search [--quick]   (control calls and the center's search alone)
-//        chime-bench BINDIR --display [--only KIND,...]          (memory with a display alone: chimed, dunst, mako)
+//        chime-bench BINDIR --display [--only KIND,...]          (memory with a display alone: chimed, chimed-banners, dunst, mako)
 //        chime-bench BINDIR --latency [--quick] [--only KIND,...] (Notify to banner on screen alone: chimed, dunst, mako)
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
 // reference-10us and reference-20us (the reference with that much work of its own a Notify), and,
@@ -78,7 +78,8 @@ let output = arguments.firstIndex(of: "--write").flatMap { $0 + 1 < arguments.en
 /// The servers `--only` names, if it does.
 let onlyNames = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.endIndex ? arguments[$0 + 1] : nil }
     .map { $0.split(separator: ",").map(String.init) }
-/// `--display` and `--latency` measure chimed, dunst and mako, or those of them `--only` names.
+/// `--display` and `--latency` measure chimed (with chime-presenter, and with chime-banners), dunst
+/// and mako, or those of them `--only` names.
 let displayKinds = DisplayFootprint.Kind.allCases.filter { onlyNames?.contains($0.rawValue) ?? true }
 if arguments.contains("--display") {
     // Memory with a display alone, as the full run measures it.
