@@ -51,19 +51,16 @@ struct DisplayFootprint {
         let directory = session.directory, address = session.busAddress
         var env = session.environment
         env["NO_AT_BRIDGE"] = "1"
-        var xvfb: Subprocess?
+        var xvfb: VirtualDisplay?
         var sway: HeadlessSway?
-        defer { xvfb?.signal(SIGKILL); _ = xvfb?.wait(timeout: 5) }
+        defer { xvfb?.stop() }
         if kind == .mako {
             guard access("/usr/bin/mako", X_OK) == 0 else { throw TestFailure("mako is not installed") }
             sway = try HeadlessSway(in: directory, width: 1280, height: 800)
             env.merge(sway!.environment) { _, new in new }
         } else {
-            guard let number = (90..<190).first(where: { access("/tmp/.X\($0)-lock", F_OK) != 0 }) else { throw TestFailure("no X display") }
-            xvfb = try Subprocess("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], environment: env)
-            let deadline = Date().addingTimeInterval(10)
-            while access("/tmp/.X11-unix/X\(number)", F_OK) != 0, Date() < deadline { xvfb?.pump(timeout: 0.01) }
-            env["DISPLAY"] = ":\(number)"
+            xvfb = try VirtualDisplay(environment: env)
+            env["DISPLAY"] = xvfb?.name
         }
         let watcher = try BenchClient(address: address)
         try watcher.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'")

@@ -55,7 +55,7 @@ final class Server {
     let busAddress: String
     /// Its folder, bus and environment.
     private let session: PrivateSession
-    private var display: Subprocess?
+    private var display: VirtualDisplay?
     private(set) var process: Subprocess?
     /// Milliseconds from spawning the server to its owning org.freedesktop.Notifications.
     private(set) var startup: Double = .nan
@@ -83,16 +83,9 @@ final class Server {
             executable = binaries.appendingPathComponent("chimed").path
             if kind == .chimedNoStore { arguments = ["--no-history"] }
         case .dunst:
-            // A display number no other X server holds (a killed one leaves its lock behind).
-            guard let number = (90..<190).first(where: { access("/tmp/.X\($0)-lock", F_OK) != 0 }) else {
-                throw TestFailure("no free X display number")
-            }
-            let xvfb = try Subprocess("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], environment: env)
+            let xvfb = try VirtualDisplay(environment: env)
             display = xvfb
-            env["DISPLAY"] = ":\(number)"
-            // Ready once its socket exists.
-            let deadline = Date().addingTimeInterval(10)
-            while access("/tmp/.X11-unix/X\(number)", F_OK) != 0, Date() < deadline { xvfb.pump(timeout: 0.01) }
+            env["DISPLAY"] = xvfb.name
             executable = "/usr/bin/dunst"
             arguments = ["-config", binaries.appendingPathComponent("dunstrc").path]
         }
@@ -123,10 +116,9 @@ final class Server {
         // SIGTERM first, so a profiler wrapping chimed writes its output.
         process?.signal(SIGTERM)
         _ = process?.wait(timeout: 20)
-        for child in [process, display].compactMap({ $0 }) {
-            child.signal(SIGKILL)
-            _ = child.wait(timeout: 5)
-        }
+        process?.signal(SIGKILL)
+        _ = process?.wait(timeout: 5)
+        display?.stop()
         session.stop()
     }
 }
