@@ -22,14 +22,14 @@ final class AttachmentTile {
     static let thumbnailHeight = 120
     static let padding = (x: 10.0, y: 4.0)
 
-    init(_ attachments: [Attachment], x: Double, y: Double, width: Double, context: OpaquePointer, icons: IconTheme,
-         log: @escaping (String) -> Void) {
+    init(_ attachments: [Attachment], x: Double, y: Double, width: Double, context: OpaquePointer, fonts: BannerFonts,
+         icons: IconTheme, log: @escaping (String) -> Void) {
         let attachment = attachments[0]
         let inner = (width: Int(width - 2 * Self.padding.x) - 40, height: Self.thumbnailHeight)
         var right = x
         var movieAt: (x: Double, y: Double)?
         guard access(attachment.path, R_OK) == 0 else {
-            let layout = BannerDrawing.layout(context, "\(attachment.name) (deleted)", font: BannerLook.bodyFont, width: width, lines: 1)
+            let layout = BannerDrawing.layout(context, "\(attachment.name) (deleted)", font: fonts.body, width: width, lines: 1)
             label = (layout, x, y, true)
             height = BannerDrawing.size(layout).height
             return
@@ -61,7 +61,7 @@ final class AttachmentTile {
             if attachment.kind == .movie { movieAt = (x + Self.padding.x, y + Self.padding.y) }
         case .audio:
             let play = Self.icon("media-playback-start-symbolic", size: 16, icons: icons)
-            let name = BannerDrawing.layout(context, attachment.name, font: BannerLook.buttonFont, width: min(200, width - 60), lines: 1)
+            let name = BannerDrawing.layout(context, attachment.name, font: fonts.button, width: min(200, width - 60), lines: 1)
             pango_layout_set_ellipsize(name, PANGO_ELLIPSIZE_MIDDLE)
             let size = BannerDrawing.size(name)
             let rowHeight = max(16, size.height)
@@ -72,7 +72,7 @@ final class AttachmentTile {
         right = (frame?.x ?? x) + (frame?.width ?? 0)
         height = frame?.height ?? 0
         if attachments.count > 1 {
-            let layout = BannerDrawing.layout(context, "+\(attachments.count - 1)", font: BannerLook.bodyFont)
+            let layout = BannerDrawing.layout(context, "+\(attachments.count - 1)", font: fonts.body)
             more = (layout, right + 6, y + (height - BannerDrawing.size(layout).height) / 2)
         }
         if let movieAt { awaitFrame(attachment, at: movieAt, within: inner, log: log) }

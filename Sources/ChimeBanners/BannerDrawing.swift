@@ -60,7 +60,8 @@ final class BannerDrawing {
     /// The most links shown under a body.
     static let maximumLinks = 3
 
-    init(_ content: BannerContent, settings: PopupSettings, context: OpaquePointer, icons: IconTheme, log: @escaping (String) -> Void) {
+    init(_ content: BannerContent, settings: PopupSettings, context: OpaquePointer, fonts: BannerFonts, icons: IconTheme,
+         log: @escaping (String) -> Void) {
         width = settings.width
         look = BannerLook(level: content.level)
         let inset = look.borderWidth + look.padding
@@ -82,7 +83,7 @@ final class BannerDrawing {
         right -= 4
         var headerHeight = Self.closeSize
         if let tag = Self.levelTag(content.level) {
-            let layout = Self.layout(context, tag, font: BannerLook.tagFont)
+            let layout = Self.layout(context, tag, font: fonts.tag)
             let size = Self.size(layout)
             right -= size.width
             texts.append((layout, right, y, look.levelTag))
@@ -90,21 +91,21 @@ final class BannerDrawing {
             headerHeight = max(headerHeight, size.height)
         }
         if let since = content.staysSince {
-            let layout = Self.layout(context, "", font: BannerLook.appNameFont)
+            let layout = Self.layout(context, "", font: fonts.appName)
             age = (since, layout, right, y)
             refreshAge(now: Int64(g_get_real_time()) / 1_000)
             right -= Self.size(layout).width + 6
         }
-        let appName = Self.layout(context, content.appName, font: BannerLook.appNameFont, width: max(1, right - textX), lines: 1)
+        let appName = Self.layout(context, content.appName, font: fonts.appName, width: max(1, right - textX), lines: 1)
         texts.append((appName, textX, y, look.secondary))
         y += max(headerHeight, Self.size(appName).height) + 2
 
-        let summary = Self.layout(context, LineLimit.oneParagraph(content.summary, lines: 2), font: BannerLook.summaryFont,
+        let summary = Self.layout(context, LineLimit.oneParagraph(content.summary, lines: 2), font: fonts.summary,
                                   width: textWidth, lines: 2)
         texts.append((summary, textX, y, look.text))
         y += Self.size(summary).height
         if !content.body.isEmpty {
-            let body = Self.layout(context, LineLimit.oneParagraph(PangoMarkup.from(content.body), lines: 6), font: BannerLook.bodyFont,
+            let body = Self.layout(context, LineLimit.oneParagraph(PangoMarkup.from(content.body), lines: 6), font: fonts.body,
                                    width: textWidth, lines: 6, markup: true)
             texts.append((body, textX, y + 2, look.text))
             y += 2 + Self.size(body).height
@@ -112,13 +113,14 @@ final class BannerDrawing {
                 picture = (surface, textX, y + 6)
                 y += 6 + Double(cairo_image_surface_get_height(surface))
             }
-            y = layLinks(content.body, context: context, x: textX, y: y, width: textWidth)
+            y = layLinks(content.body, context: context, font: fonts.button, x: textX, y: y, width: textWidth)
         }
         if let frame = icon?.frame { y = max(y, inset + max(frame.height, Double(settings.iconSize))) }
 
         if !content.attachments.isEmpty {
             y += Self.spacing
-            let tile = AttachmentTile(content.attachments, x: inset, y: y, width: contentWidth, context: context, icons: icons, log: log)
+            let tile = AttachmentTile(content.attachments, x: inset, y: y, width: contentWidth, context: context, fonts: fonts,
+                                      icons: icons, log: log)
             tile.changed = { [weak self] in self?.changed?() }
             attachment = tile
             y += tile.height
@@ -131,10 +133,10 @@ final class BannerDrawing {
         }
         if let placeholder = content.replyPlaceholder {
             y += Self.spacing
-            let sendLabel = Self.layout(context, content.replySubmitText, font: BannerLook.buttonFont)
+            let sendLabel = Self.layout(context, content.replySubmitText, font: fonts.button)
             let sendWidth = Self.size(sendLabel).width + 20
             let field = Frame(x: inset, y: y, width: contentWidth - sendWidth - Self.spacing, height: Self.buttonHeight)
-            let text = Self.layout(context, placeholder, font: BannerLook.buttonFont, width: field.width - 16, lines: 1)
+            let text = Self.layout(context, placeholder, font: fonts.button, width: field.width - 16, lines: 1)
             reply = (field, text, Frame(x: field.x + field.width + Self.spacing, y: y, width: sendWidth, height: Self.buttonHeight), sendLabel)
             y += Self.buttonHeight
         }
@@ -151,7 +153,7 @@ final class BannerDrawing {
             let buttonWidth = (rowWidth - Self.spacing * (count - 1)) / count
             for (index, button) in content.buttons.enumerated() {
                 let frame = Frame(x: inset + Double(index) * (buttonWidth + Self.spacing), y: y, width: buttonWidth, height: Self.buttonHeight)
-                let label = Self.layout(context, button.label, font: BannerLook.buttonFont, width: max(1, buttonWidth - 20), lines: 1)
+                let label = Self.layout(context, button.label, font: fonts.button, width: max(1, buttonWidth - 20), lines: 1)
                 pango_layout_set_alignment(label, PANGO_ALIGN_CENTER)
                 buttons.append((button.key, frame, label, button.destructive))
             }
@@ -162,13 +164,13 @@ final class BannerDrawing {
 
     /// The body's links (those chimed kept, checked again here), each a target of its own in a
     /// row under the text, named by where it goes: "example.org ↗". Returns the row's bottom.
-    private func layLinks(_ body: String, context: OpaquePointer, x: Double, y: Double, width: Double) -> Double {
+    private func layLinks(_ body: String, context: OpaquePointer, font: String, x: Double, y: Double, width: Double) -> Double {
         let found = PangoMarkup.links(in: body).filter { LinkScheme.isOpenable($0.uri) }.prefix(Self.maximumLinks)
         guard !found.isEmpty else { return y }
         let each = (width - Self.spacing * Double(found.count - 1)) / Double(found.count)
         var left = x
         for link in found {
-            let label = Self.layout(context, LinkScheme.destination(link.uri) + " ↗", font: BannerLook.buttonFont, width: each - 20, lines: 1)
+            let label = Self.layout(context, LinkScheme.destination(link.uri) + " ↗", font: font, width: each - 20, lines: 1)
             let drawn = min(each, Self.size(label).width + 20)
             links.append((link.uri, Frame(x: left, y: y + 2, width: drawn, height: Self.linkHeight), label))
             left += drawn + Self.spacing

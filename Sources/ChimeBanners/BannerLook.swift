@@ -1,3 +1,4 @@
+import CDraw
 import ChimeCore
 
 /// The shipped look of a banner, the same as chime-presenter's style sheet draws: dark and
@@ -30,13 +31,6 @@ struct BannerLook {
     var radius = 10.0
     var padding = 12.0
 
-    /// Fonts, as GTK's default "Sans 10" and the style sheet's sizes relative to it.
-    static let appNameFont = "Sans 8.5"
-    static let summaryFont = "Sans Bold 11"
-    static let bodyFont = "Sans 9.5"
-    static let tagFont = "Sans Bold 8"
-    static let buttonFont = "Sans 10"
-
     init(level: InterruptionLevel) {
         switch level {
         case .timeSensitive:
@@ -52,5 +46,31 @@ struct BannerLook {
         case .passive, .active:
             break
         }
+    }
+}
+
+/// A banner's fonts: the desktop's (`DesktopSettings`), at the style sheet's sizes relative to it
+/// (its em), as chime-presenter's GTK banners draw them.
+struct BannerFonts {
+    let appName, summary, body, tag, button: String
+
+    init(desktop: String) {
+        let base = pango_font_description_from_string(desktop)
+        defer { pango_font_description_free(base) }
+        let size = pango_font_description_get_size(base) > 0 ? Double(pango_font_description_get_size(base)) : 10 * Double(PANGO_SCALE)
+        func font(_ scale: Double, bold: Bool = false) -> String {
+            let description = pango_font_description_copy(base)
+            defer { pango_font_description_free(description) }
+            pango_font_description_set_size(description, Int32(size * scale))
+            if bold { pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD) }
+            guard let text = pango_font_description_to_string(description) else { return desktop }
+            defer { g_free(text) }
+            return String(cString: text)
+        }
+        appName = font(0.85)
+        summary = font(1.1, bold: true)
+        body = font(0.95)
+        tag = font(0.8, bold: true)
+        button = font(1)
     }
 }

@@ -4,9 +4,8 @@ import ChimeGLib
 import Glibc
 
 /// Finds a themed icon's file as the freedesktop Icon Theme spec says, without GTK: the user's
-/// theme (GTK's `gtk-icon-theme-name` in gtk-3.0/settings.ini, else Adwaita), the themes it
-/// inherits, then hicolor, in each `icons` folder of the XDG data folders; a folder whose size
-/// matches first, else the nearest; last /usr/share/pixmaps.
+/// theme (`DesktopSettings`), the themes it inherits, then hicolor, in each `icons` folder of the
+/// XDG data folders; a folder whose size matches first, else the nearest; last /usr/share/pixmaps.
 final class IconTheme {
     private struct Folder {
         var path: String
@@ -39,7 +38,7 @@ final class IconTheme {
     private let bases: [String]
     static let extensions = [".png", ".svg", ".xpm"]
 
-    init() {
+    init(theme: String = "Adwaita") {
         var bases = [String(cString: g_get_user_data_dir()) + "/icons"]
         if let home = getenv("HOME") { bases.insert(String(cString: home) + "/.icons", at: 0) }
         if let dirs = g_get_system_data_dirs() {
@@ -53,7 +52,7 @@ final class IconTheme {
         }
         self.bases = bases
         var seen = Set<String>()
-        var queue = [Self.userTheme() ?? "Adwaita"]
+        var queue = [theme]
         while !queue.isEmpty {
             let name = queue.removeFirst()
             guard seen.insert(name).inserted, let (folders, inherits) = load(name) else { continue }
@@ -121,14 +120,5 @@ final class IconTheme {
             }
         }
         return (folders, list("Inherits"))
-    }
-
-    /// The icon theme GTK programs of this user draw with, from GTK 3's settings file.
-    private static func userTheme() -> String? {
-        let path = String(cString: g_get_user_config_dir()) + "/gtk-3.0/settings.ini"
-        guard case .success(let text) = FileContents.read(path) else { return nil }
-        let settings = KeyFile()
-        guard settings.load(text) == nil else { return nil }
-        return settings.string("Settings", "gtk-icon-theme-name")
     }
 }

@@ -54,7 +54,8 @@ public final class LightBanners {
     private let screen: BannerScreen
     /// Pango's context for every layout: one font map, one set of font options.
     private let context: OpaquePointer
-    private let icons = IconTheme()
+    private let icons: IconTheme
+    private let fonts: BannerFonts
     private let log: (String) -> Void
     private var queue = BannerQueue()
     /// Windows exist only for the visible banners: a burst of a thousand costs a thousand small
@@ -83,6 +84,9 @@ public final class LightBanners {
             screen = X11Screen(display: environment["DISPLAY"])
         }
         guard let screen else { return nil }
+        let desktop = DesktopSettings(wayland: environment["WAYLAND_DISPLAY"] != nil)
+        icons = IconTheme(theme: desktop.iconTheme)
+        fonts = BannerFonts(desktop: desktop.font)
         self.settings = settings
         self.callbacks = callbacks
         self.screen = screen
@@ -161,7 +165,7 @@ public final class LightBanners {
     }
 
     private func makeBanner(_ content: BannerContent) -> Shown {
-        let drawing = BannerDrawing(content, settings: settings, context: context, icons: icons, log: log)
+        let drawing = BannerDrawing(content, settings: settings, context: context, fonts: fonts, icons: icons, log: log)
         drawing.rounded = screen.isTranslucent
         let window = screen.makeWindow(title: "chime-banner-\(content.id)", output: settings.output) { [unowned drawing] cr in drawing.draw(cr) }
         let banner = Shown(drawing, window)
@@ -247,7 +251,7 @@ public final class LightBanners {
     }
 
     private func makeMore() -> (window: BannerWindow, layout: OpaquePointer) {
-        let layout = BannerDrawing.layout(context, "", font: BannerLook.appNameFont)
+        let layout = BannerDrawing.layout(context, "", font: fonts.appName)
         let look = BannerLook(level: .active)
         let window = screen.makeWindow(title: "chime-more", output: settings.output) { [unowned self] cr in
             cairo_set_source_rgb(cr, look.border.red, look.border.green, look.border.blue)

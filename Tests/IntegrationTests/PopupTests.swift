@@ -73,6 +73,25 @@ import Testing
         #expect(drawn > 0.05, "the new banner is drawn: \(drawn)")
     }
 
+    /// Banners take the font GTK programs of the user draw with (GTK 3's settings.ini here, as on
+    /// X11 without a settings daemon): a larger one makes a taller banner, with either program.
+    @Test(arguments: Drawing.allCases) func bannersTakeTheFontOfTheDesktopsGTKPrograms(_ drawing: Drawing) throws {
+        func height(fontSetting: String?) throws -> Int {
+            let display = try XDisplay()
+            let bus = try TestBus(daemon: false, display: display, drawing: drawing)
+            if let fontSetting {
+                let gtk = bus.directory.appendingPathComponent("config/gtk-3.0")
+                try FileManager.default.createDirectory(at: gtk, withIntermediateDirectories: true)
+                try "[Settings]\ngtk-font-name = \(fontSetting)\n".write(to: gtk.appendingPathComponent("settings.ini"), atomically: true, encoding: .utf8)
+            }
+            try bus.startDaemon()
+            _ = try bus.client().notify(app: "Mail", summary: "The font", body: "of the desktop", timeout: 0)
+            return try #require(try display.waitForWindows { $0.count == 1 }.first).height
+        }
+        let normal = try height(fontSetting: nil), large = try height(fontSetting: "DejaVu Sans 20")
+        #expect(large > normal + 20, "Sans 10: \(normal) pixels high; DejaVu Sans 20: \(large)")
+    }
+
     /// A banner shows at most six lines of body, two of summary and one of app name, however
     /// long they are: sixty lines of body once drew a banner taller than the screen.
     @Test(arguments: Drawing.allCases) func aLongBodyOrSummaryIsCutToAFewLines(_ drawing: Drawing) throws {
