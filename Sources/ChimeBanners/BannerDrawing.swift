@@ -145,7 +145,7 @@ final class BannerDrawing {
             let count = Double(content.buttons.count)
             // Past four buttons the rest stay reachable: a "more" button at the end offers them.
             var rowWidth = contentWidth
-            if content.menu.contains(where: { action in action.key != Action.defaultKey && !content.buttons.contains { $0.key == action.key } }) {
+            if !content.moreActions.isEmpty {
                 let frame = Frame(x: inset + contentWidth - Self.buttonHeight, y: y, width: Self.buttonHeight, height: Self.buttonHeight)
                 more = (frame, icons.file("view-more-symbolic", size: 16).flatMap { try? CairoImages.surface(file: $0, size: 16).get() })
                 rowWidth -= Self.buttonHeight + Self.spacing

@@ -27,13 +27,13 @@ public final class LightBanners {
                     hover: @escaping (UInt32, Bool) -> Void, dismissAll: @escaping () -> Void,
                     opened: @escaping (UInt32) -> Void, playAttachment: @escaping (UInt32, Int) -> Void,
                     interact: @escaping (Interaction, _ closed: @escaping () -> Void) -> Void) {
-            self.interact = interact
             self.invoke = invoke
             self.dismiss = dismiss
             self.hover = hover
             self.dismissAll = dismissAll
             self.opened = opened
             self.playAttachment = playAttachment
+            self.interact = interact
         }
     }
 
@@ -195,9 +195,11 @@ public final class LightBanners {
             ageTimer = GLibSources.timeout(milliseconds: 30_000) { [weak self] in
                 guard let self else { return false }
                 let now = Int64(g_get_real_time()) / 1_000
-                let any = shown.values.map { banner in
-                    banner.drawing.refreshAge(now: now) ? (banner.window.redraw(), true).1 : false
-                }.contains(true)
+                var any = false
+                for banner in shown.values where banner.drawing.refreshAge(now: now) {
+                    banner.window.redraw()
+                    any = true
+                }
                 if !any { ageTimer = nil }
                 return any
             }
@@ -209,8 +211,9 @@ public final class LightBanners {
     /// else the mouse button does what `[popups]` says.
     private func clicked(_ content: BannerContent, _ banner: Shown, target: BannerDrawing.Target, button: Int, at point: (x: Double, y: Double)) {
         let id = content.id
-        /// Opens chime-presenter's reply field or menu over `frame` of the banner.
-        func interact(_ kind: Interaction.Kind, _ frame: BannerDrawing.Frame) {
+        // Opens chime-presenter's reply field or menu over `frame` of the banner.
+        func interact(_ kind: Interaction.Kind, _ frame: BannerDrawing.Frame?) {
+            guard let frame else { return }
             guard let placement = banner.placement else { return }
             banner.window.yield(true)
             let area = placement.area
@@ -219,8 +222,8 @@ public final class LightBanners {
             callbacks.interact(interaction) { [weak window = banner.window] in window?.yield(false) }
         }
         switch (target, button) {
-        case (.reply, 1): return banner.drawing.frame(of: .reply).map { interact(.reply, $0) } ?? ()
-        case (.more, 1): return banner.drawing.frame(of: .more).map { interact(.more, $0) } ?? ()
+        case (.reply, 1): return interact(.reply, banner.drawing.frame(of: .reply))
+        case (.more, 1): return interact(.more, banner.drawing.frame(of: .more))
         case (.close, 1): return callbacks.dismiss(id)
         case (.button(let key), 1): return invoke(content, key)
         case (.link(let uri), 1):

@@ -45,6 +45,11 @@ public struct BannerContent: Equatable, Sendable {
     /// At most four buttons, as the README's Popups section has it.
     public static let maximumButtons = 4
 
+    /// The actions past the buttons, which the "more" button at the end of their row offers.
+    public var moreActions: [Button] {
+        menu.filter { action in action.key != Action.defaultKey && !buttons.contains { $0.key == action.key } }
+    }
+
     /// Reads a notification as the control interface's `Presented` signal carries it (hidden
     /// previews already redacted), so a presenter needs nothing but the bus.
     public init(id: UInt32, record: [String: BusValue]) {

@@ -175,7 +175,7 @@ final class Banner {
             let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
             gtk_box_pack_start(row.cast(GtkBox.self), buttons, 1, 1, 0)
             // Past four buttons the rest stay reachable: a "more" button at the end offers them.
-            let rest = content.menu.filter { action in action.key != Action.defaultKey && !content.buttons.contains { $0.key == action.key } }
+            let rest = content.moreActions
             if !rest.isEmpty {
                 let more = gtk_button_new_from_icon_name("view-more-symbolic", GTK_ICON_SIZE_BUTTON)!
                 gtk_widget_set_tooltip_text(more, "More actions")

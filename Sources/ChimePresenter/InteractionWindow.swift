@@ -36,9 +36,7 @@ public final class InteractionWindow {
             gtk_container_add(window.cast(GtkContainer.self), row)
             gtk_widget_set_size_request(window, Int32(frame.width), Int32(frame.height))
         case .menu, .more:
-            let actions = interaction.kind == .menu ? content.menu : content.menu.filter { action in
-                action.key != Action.defaultKey && !content.buttons.contains { $0.key == action.key }
-            }
+            let actions = interaction.kind == .menu ? content.menu : content.moreActions
             guard !actions.isEmpty else { return nil }
             // Named as GTK's menus of the banners are, so a test (or a script) finds it.
             gtk_window_set_title(window.cast(GtkWindow.self), "chime-actions-\(id)")

@@ -20,6 +20,15 @@ import ChimeControl
         #expect(content.level == .timeSensitive && content.progress == 40 && content.icon == "mail-unread")
     }
 
+    /// Past four buttons the rest are the "more" button's: not the default action, not the reply.
+    @Test func theMoreButtonOffersTheActionsPastTheButtons() {
+        let actions = ["default", "Open", "inline-reply", "Reply"] + (1...6).flatMap { ["a\($0)", "A\($0)"] }
+        let content = BannerContent(id: 1, record: ["actions": .stringArray(actions)])
+        #expect(content.buttons.map(\.key) == ["a1", "a2", "a3", "a4"])
+        #expect(content.moreActions.map(\.key) == ["a5", "a6"])
+        #expect(BannerContent(id: 1, record: ["actions": .stringArray(["default", "Open", "a", "A"])]).moreActions.isEmpty)
+    }
+
     /// The spec's order: image-data, then image-path, then app_icon; a message's avatar is its image.
     @Test func aBannerShowsTheImageBeforeTheAppIcon() {
         let both: [String: BusValue] = ["app-icon": .string("mail-unread"), "image-path": .string("/tmp/photo.png")]
