@@ -13,9 +13,9 @@ final class AttachmentTile {
     let height: Double
     /// What is drawn inside: a picture (symbolic icons are drawn in the text's colour), a label,
     /// and the count of the rest.
-    private(set) var picture: (surface: OpaquePointer, x: Double, y: Double, symbolic: Bool)?
-    private(set) var label: (layout: OpaquePointer, x: Double, y: Double, secondary: Bool)?
-    private(set) var more: (layout: OpaquePointer, x: Double, y: Double)?
+    private var picture: (surface: OpaquePointer, x: Double, y: Double, symbolic: Bool)?
+    private var label: (layout: OpaquePointer, x: Double, y: Double, secondary: Bool)?
+    private var more: (layout: OpaquePointer, x: Double, y: Double)?
     /// A movie's frame came after the banner was drawn.
     var changed: (() -> Void)?
 
@@ -82,6 +82,15 @@ final class AttachmentTile {
         if let picture { cairo_surface_destroy(picture.surface) }
         if let label { g_object_unref(UnsafeMutableRawPointer(label.layout)) }
         if let more { g_object_unref(UnsafeMutableRawPointer(more.layout)) }
+    }
+
+    func draw(_ paint: BannerPainter, hovered: Bool) {
+        if let frame { paint.button(frame, hovered: hovered) }
+        if let picture {
+            if picture.symbolic { paint.symbolic(picture.surface, x: picture.x, y: picture.y) } else { paint.image(picture.surface, x: picture.x, y: picture.y) }
+        }
+        if let label { paint.text(label.layout, x: label.x, y: label.y, colour: label.secondary ? paint.look.secondary : paint.look.text) }
+        if let more { paint.text(more.layout, x: more.x, y: more.y, colour: paint.look.secondary) }
     }
 
     /// A movie's frame from the system's thumbnailer: at once when it is cached, else when made.

@@ -3,11 +3,12 @@ import ChimeControl
 import ChimeCore
 import ChimeGLib
 
-/// One banner laid out at its width with pango, drawn with cairo onto whatever surface shows it,
-/// and what each point of it does when clicked. The same rows as chime-presenter's GTK banner:
-/// the icon beside the app's name (with the age of a banner that stays, and the level in words),
-/// the close button, the summary (two lines at most), the body (six), a progress bar, and the
-/// action buttons.
+/// One banner laid out at its width with pango, drawn with cairo (`BannerPainter`) onto whatever
+/// surface shows it, and what each point of it does when clicked. The same rows as
+/// chime-presenter's GTK banner: the icon beside the app's name (with the age of a banner that
+/// stays, and the level in words), the close button, the summary (two lines at most), the body
+/// (six) with its first image and its links, the first attachment, a progress bar, the reply
+/// field, and the action buttons.
 final class BannerDrawing {
     enum Target: Equatable {
         case close
@@ -221,6 +222,7 @@ final class BannerDrawing {
     }
 
     func draw(_ cr: OpaquePointer) {
+        let paint = BannerPainter(cr: cr, look: look)
         let border = look.borderWidth
         let whole = Frame(x: 0, y: 0, width: Double(width), height: Double(height))
         let radius = rounded ? look.radius : 0
@@ -229,125 +231,39 @@ final class BannerDrawing {
             cairo_paint(cr)
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         }
-        set(cr, look.border)
-        self.rounded(cr, whole, radius: radius)
-        cairo_fill(cr)
-        set(cr, look.background)
-        self.rounded(cr, Frame(x: border, y: border, width: whole.width - 2 * border, height: whole.height - 2 * border),
-                     radius: max(0, radius - border))
-        cairo_fill(cr)
-        if let icon {
-            cairo_set_source_surface(cr, icon.surface, icon.frame.x, icon.frame.y)
-            cairo_paint(cr)
-        }
-        for text in texts { show(cr, text.layout, x: text.x, y: text.y, colour: text.colour) }
-        if let picture {
-            cairo_set_source_surface(cr, picture.surface, picture.x, picture.y)
-            cairo_paint(cr)
-        }
-        if let attachment { drawAttachment(cr, attachment) }
+        paint.fill(whole, radius: radius, look.border)
+        paint.fill(Frame(x: border, y: border, width: whole.width - 2 * border, height: whole.height - 2 * border),
+                   radius: max(0, radius - border), look.background)
+        if let icon { paint.image(icon.surface, x: icon.frame.x, y: icon.frame.y) }
+        for text in texts { paint.text(text.layout, x: text.x, y: text.y, colour: text.colour) }
+        if let age { paint.text(age.layout, x: age.right - Self.size(age.layout).width, y: age.y, colour: look.secondary) }
+        paint.cross(in: close)
+        if let picture { paint.image(picture.surface, x: picture.x, y: picture.y) }
         for link in links {
-            drawButton(cr, link.frame, hovered: hovered == .link(link.uri), destructive: false)
-            let size = Self.size(link.label)
-            show(cr, link.label, x: link.frame.x + 10, y: link.frame.y + (link.frame.height - size.height) / 2, colour: look.text)
+            paint.button(link.frame, hovered: hovered == .link(link.uri))
+            paint.label(link.label, in: link.frame, colour: look.text)
         }
-        if let age {
-            show(cr, age.layout, x: age.right - Self.size(age.layout).width, y: age.y, colour: look.secondary)
-        }
-        drawClose(cr)
+        attachment?.draw(paint, hovered: hovered == .attachment(0))
         if let progress {
-            set(cr, look.progressTrough)
-            rounded(cr, progress.frame, radius: 3)
-            cairo_fill(cr)
-            set(cr, look.progress)
+            paint.fill(progress.frame, radius: 3, look.progressTrough)
             var done = progress.frame
             done.width *= progress.fraction
-            rounded(cr, done, radius: 3)
-            cairo_fill(cr)
+            paint.fill(done, radius: 3, look.progress)
         }
         if let reply {
-            set(cr, look.buttonBorder)
-            rounded(cr, reply.field, radius: 5)
-            cairo_fill(cr)
-            set(cr, look.field)
-            rounded(cr, Frame(x: reply.field.x + 1, y: reply.field.y + 1, width: reply.field.width - 2, height: reply.field.height - 2), radius: 4)
-            cairo_fill(cr)
-            let size = Self.size(reply.placeholder)
-            show(cr, reply.placeholder, x: reply.field.x + 8, y: reply.field.y + (reply.field.height - size.height) / 2, colour: look.secondary)
-            drawButton(cr, reply.send, hovered: hovered == .reply, destructive: false)
-            let label = Self.size(reply.sendLabel)
-            show(cr, reply.sendLabel, x: reply.send.x + 10, y: reply.send.y + (reply.send.height - label.height) / 2, colour: look.text)
+            paint.boxed(reply.field, look.field)
+            paint.label(reply.placeholder, in: reply.field, inset: 8, colour: look.secondary)
+            paint.button(reply.send, hovered: hovered == .reply)
+            paint.label(reply.sendLabel, in: reply.send, colour: look.text)
         }
         if let more {
-            drawButton(cr, more.frame, hovered: hovered == .more, destructive: false)
-            if let icon = more.icon {
-                set(cr, look.text)
-                cairo_mask_surface(cr, icon, more.frame.x + (more.frame.width - 16) / 2, more.frame.y + (more.frame.height - 16) / 2)
-            }
+            paint.button(more.frame, hovered: hovered == .more)
+            if let icon = more.icon { paint.symbolic(icon, x: more.frame.x + (more.frame.width - 16) / 2, y: more.frame.y + (more.frame.height - 16) / 2) }
         }
         for button in buttons {
-            drawButton(cr, button.frame, hovered: hovered == .button(button.key), destructive: button.destructive)
-            let size = Self.size(button.label)
-            show(cr, button.label, x: button.frame.x + 10, y: button.frame.y + (button.frame.height - size.height) / 2, colour: look.text)
+            paint.button(button.frame, hovered: hovered == .button(button.key), destructive: button.destructive)
+            paint.label(button.label, in: button.frame, colour: look.text)
         }
-    }
-
-    private func drawAttachment(_ cr: OpaquePointer, _ tile: AttachmentTile) {
-        if let frame = tile.frame { drawButton(cr, frame, hovered: hovered == .attachment(0), destructive: false) }
-        if let picture = tile.picture {
-            if picture.symbolic {
-                // A symbolic icon's shape, in the text's colour, as GTK draws them.
-                set(cr, look.text)
-                cairo_mask_surface(cr, picture.surface, picture.x, picture.y)
-            } else {
-                cairo_set_source_surface(cr, picture.surface, picture.x, picture.y)
-                cairo_paint(cr)
-            }
-        }
-        if let label = tile.label { show(cr, label.layout, x: label.x, y: label.y, colour: label.secondary ? look.secondary : look.text) }
-        if let more = tile.more { show(cr, more.layout, x: more.x, y: more.y, colour: look.secondary) }
-    }
-
-    private func drawButton(_ cr: OpaquePointer, _ frame: Frame, hovered: Bool, destructive: Bool) {
-        set(cr, look.buttonBorder)
-        rounded(cr, frame, radius: 5)
-        cairo_fill(cr)
-        set(cr, destructive ? look.destructive : hovered ? look.buttonHover : look.button)
-        rounded(cr, Frame(x: frame.x + 1, y: frame.y + 1, width: frame.width - 2, height: frame.height - 2), radius: 4)
-        cairo_fill(cr)
-    }
-
-    private func drawClose(_ cr: OpaquePointer) {
-        let inset = 4.0
-        let x = close.x + 2, y = close.y + 2, side = Self.closeSize
-        set(cr, look.secondary)
-        cairo_set_line_width(cr, 1.5)
-        cairo_move_to(cr, x + inset, y + inset)
-        cairo_line_to(cr, x + side - inset, y + side - inset)
-        cairo_move_to(cr, x + side - inset, y + inset)
-        cairo_line_to(cr, x + inset, y + side - inset)
-        cairo_stroke(cr)
-    }
-
-    private func set(_ cr: OpaquePointer, _ colour: BannerLook.Colour) {
-        cairo_set_source_rgb(cr, colour.red, colour.green, colour.blue)
-    }
-
-    private func show(_ cr: OpaquePointer, _ layout: OpaquePointer, x: Double, y: Double, colour: BannerLook.Colour) {
-        set(cr, colour)
-        cairo_move_to(cr, x, y)
-        pango_cairo_show_layout(cr, layout)
-    }
-
-    private func rounded(_ cr: OpaquePointer, _ frame: Frame, radius: Double) {
-        let r = min(radius, frame.width / 2, frame.height / 2)
-        guard r > 0 else { return cairo_rectangle(cr, frame.x, frame.y, frame.width, frame.height) }
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, frame.x + frame.width - r, frame.y + r, r, -Double.pi / 2, 0)
-        cairo_arc(cr, frame.x + frame.width - r, frame.y + frame.height - r, r, 0, Double.pi / 2)
-        cairo_arc(cr, frame.x + r, frame.y + frame.height - r, r, Double.pi / 2, Double.pi)
-        cairo_arc(cr, frame.x + r, frame.y + r, r, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(cr)
     }
 
     // MARK: Text
