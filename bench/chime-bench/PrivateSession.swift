@@ -12,7 +12,8 @@ final class PrivateSession {
     var environment: [String: String]
 
     init(name: String, pulse: PulseServer?) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(name)-\(UUID().uuidString)")
+        // A short folder name: sway's IPC socket goes in it, and a socket's path has at most 107 bytes.
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         busAddress = "unix:path=\(directory.path)/bus.sock"
         bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=\(busAddress)"],
