@@ -415,7 +415,10 @@ import Testing
     }
 
     @Test(arguments: Drawing.allCases) func whenTheDisplayGoesChimedRunsOnWithoutBanners(_ drawing: Drawing) throws {
-        let display = try XDisplay()
+        // A number no other test's Xvfb takes once this one has stopped: a display of the same
+        // number coming up meanwhile would be this one coming back.
+        let display = try XDisplay(startingLater: ())
+        try display.start()
         let bus = try TestBus(display: display, drawing: drawing)
         _ = try bus.client().notify(summary: "before", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.count == 1)
