@@ -79,13 +79,14 @@ bench-build:
 	cc -O2 -o $$bin/screen-watch bench/screen-watch.c $$(pkg-config --cflags --libs wayland-client) && \
 	cp bench/dunstrc $$bin/dunstrc
 
-# The functions chimed and chime-presenter run, laid out together by the linker (see Package.swift);
+# The functions chimed, chime-presenter and chime-banners run, laid out together by the linker (see Package.swift);
 # remade from profiles of the quick benchmark and the display phase. Worth redoing after large
 # changes; a stale list only costs memory.
 hot-functions: deps
 	@$(MAKE) --no-print-directory APT_PACKAGES="valgrind" deps
 	@[ -f bench/hot-functions.txt ] || : > bench/hot-functions.txt  # the release links read them
 	@[ -f bench/presenter-hot-functions.txt ] || : > bench/presenter-hot-functions.txt
+	@[ -f bench/banners-hot-functions.txt ] || : > bench/banners-hot-functions.txt
 	@$(MAKE) --no-print-directory bench-build
 	scripts/make-hot-functions "$$($(SWIFT) build -c release --show-bin-path)"
 

@@ -113,10 +113,14 @@ let package = Package(
                               .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/presenter-hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
                           ]),
-        // The banners drawn without GTK (ChimeBanners), linked as chimed is.
+        // The banners drawn without GTK (ChimeBanners), linked as chimed is, its functions that run
+        // laid out together (bench/banners-hot-functions.txt).
         .executableTarget(name: "chime-banners", dependencies: ["ChimeBanners", "ChimeBannerFeed", "ChimeConfig", "ChimeControl",
                                                                 "ChimeDBus", "ChimeGLib", "ChimeCore"],
-                          linkerSettings: programLinking),
+                          linkerSettings: programLinking + [
+                              .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/banners-hot-functions.txt",
+                                            "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
+                          ]),
         // chimed's sounds, in a child it starts for them and lets go when they are played.
         .executableTarget(name: "chime-sound", dependencies: ["ChimeSound", "ChimeGLib", "ChimeCore"],
                           linkerSettings: programLinking),
