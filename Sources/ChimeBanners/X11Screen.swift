@@ -49,6 +49,8 @@ final class X11Screen: BannerScreen {
         }
         self.atoms = atoms
         translucent = Self.translucentVisual(connection, screen, compositor: atoms["_NET_WM_CM_S\(number)"])
+        // The root's property changes: a new work area.
+        xcb_change_window_attributes(connection, screen.pointee.root, XCB_CW_EVENT_MASK.rawValue, [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
         watch = GLibSources.readable(xcb_get_file_descriptor(connection)) { [weak self] in self?.read() ?? false }
     }
 
@@ -97,8 +99,17 @@ final class X11Screen: BannerScreen {
     }
 
     /// The screen less the panels and docks the window manager keeps clear (`_NET_WORKAREA`),
-    /// or the whole screen without one.
+    /// or the whole screen without one. Asked once, and again when the root says it changed.
     var workArea: ScreenArea {
+        if let knownWorkArea { return knownWorkArea }
+        let area = readWorkArea()
+        knownWorkArea = area
+        return area
+    }
+
+    private var knownWorkArea: ScreenArea?
+
+    private func readWorkArea() -> ScreenArea {
         let whole = ScreenArea(x: 0, y: 0, width: Int(screen.pointee.width_in_pixels), height: Int(screen.pointee.height_in_pixels))
         guard let atom = atoms["_NET_WORKAREA"],
               let reply = xcb_get_property_reply(connection, xcb_get_property(connection, 0, screen.pointee.root, atom,
@@ -201,6 +212,8 @@ final class X11Screen: BannerScreen {
         case XCB_MOTION_NOTIFY:
             let motion = raw.load(as: xcb_motion_notify_event_t.self)
             windows[motion.event]?.window?.moved?(Double(motion.event_x), Double(motion.event_y))
+        case XCB_PROPERTY_NOTIFY:
+            if raw.load(as: xcb_property_notify_event_t.self).atom == atoms["_NET_WORKAREA"] { knownWorkArea = nil }
         case XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY:
             let crossing = raw.load(as: xcb_enter_notify_event_t.self)
             windows[crossing.event]?.window?.crossed?(Int32(event.pointee.response_type & 0x7f) == XCB_ENTER_NOTIFY)

@@ -92,6 +92,21 @@ import Testing
         #expect(large > normal + 20, "Sans 10: \(normal) pixels high; DejaVu Sans 20: \(large)")
     }
 
+    /// Banners keep clear of what the window manager reserves (`_NET_WORKAREA`), also when a
+    /// panel appears after they started: a new banner goes below it. (chime-banners: GDK reads
+    /// the work area only from a window manager that says it supports it.)
+    @Test func bannersFollowTheWorkAreaWhenItChanges() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display, drawing: .light)
+        let client = try bus.client()
+        _ = try client.notify(summary: "before the panel", timeout: 0)
+        #expect(try display.waitForWindows { $0.count == 1 }.first?.y == 12)
+        try display.run("/usr/bin/xprop", ["-root", "-f", "_NET_WORKAREA", "32c", "-set", "_NET_WORKAREA", "0, 40, 1280, 760"])
+        let second = try client.notify(summary: "after the panel", timeout: 0)
+        let shown = try display.waitForWindows { $0.first?.title == "chime-banner-\(second)" && $0.first?.y == 52 }
+        #expect(shown.first?.y == 52, "12 below the panel's 40: \(shown)")
+    }
+
     /// A banner shows at most six lines of body, two of summary and one of app name, however
     /// long they are: sixty lines of body once drew a banner taller than the screen.
     @Test(arguments: Drawing.allCases) func aLongBodyOrSummaryIsCutToAFewLines(_ drawing: Drawing) throws {
