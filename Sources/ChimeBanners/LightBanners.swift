@@ -73,15 +73,10 @@ public final class LightBanners {
     /// went away.
     public init?(settings: PopupSettings, environment: [String: String], callbacks: Callbacks, log: @escaping (String) -> Void,
                  ended: @escaping () -> Void) throws(CannotPlace) {
-        let screen: BannerScreen?
-        if let wayland = environment["WAYLAND_DISPLAY"] {
-            do {
-                screen = try WaylandScreen(display: wayland, log: log)
-            } catch {
-                throw CannotPlace()
-            }
+        let screen: BannerScreen? = if let wayland = environment["WAYLAND_DISPLAY"] {
+            try WaylandScreen(display: wayland)
         } else {
-            screen = X11Screen(display: environment["DISPLAY"])
+            X11Screen(display: environment["DISPLAY"])
         }
         guard let screen else { return nil }
         let desktop = DesktopSettings(wayland: environment["WAYLAND_DISPLAY"] != nil)

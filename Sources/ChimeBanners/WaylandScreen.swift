@@ -28,7 +28,6 @@ final class WaylandScreen: BannerScreen {
     private var clickSerial: UInt32 = 0
     /// Activation tokens asked for, with what to do with each when it comes.
     private var tokens: [OpaquePointer: (String) -> Void] = [:]
-    private let log: (String) -> Void
     var ended: () -> Void = {}
 
     /// Surfaces with an alpha channel: the compositor blends their corners.
@@ -38,14 +37,11 @@ final class WaylandScreen: BannerScreen {
     /// needs no real size: only those distances are used.
     var workArea: ScreenArea { ScreenArea(x: 0, y: 0, width: 1920, height: 1080) }
 
-    /// The compositor offered no wlr-layer-shell (GNOME's does not): banners cannot be placed.
-    struct NoLayerShell: Error {}
-
-    /// Connects to the compositor `name` names; nil when it cannot be reached.
-    init?(display name: String, log: @escaping (String) -> Void) throws(NoLayerShell) {
+    /// Connects to the compositor `name` names; nil when it cannot be reached. Throws when it
+    /// offers no wlr-layer-shell (GNOME's does not): banners cannot be placed there.
+    init?(display name: String) throws(LightBanners.CannotPlace) {
         guard let display = wl_display_connect(name) else { return nil }
         self.display = display
-        self.log = log
         let me = Unmanaged.passUnretained(self).toOpaque()
         registry = wl_display_get_registry(display)
         wl_registry_add_listener(registry, Self.registryListener, me)
@@ -54,7 +50,7 @@ final class WaylandScreen: BannerScreen {
         wl_display_roundtrip(display)
         guard compositor != nil, shm != nil, layerShell != nil else {
             disconnect()
-            throw NoLayerShell()
+            throw LightBanners.CannotPlace()
         }
         watch = GLibSources.readable(wl_display_get_fd(display)) { [weak self] in self?.read() ?? false }
     }
