@@ -48,7 +48,7 @@ let package = Package(
                        providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         // Banners drawn without GTK: cairo and pango onto X11 windows (xcb), images by GdkPixbuf.
         .systemLibrary(name: "CDraw", path: "Sources/CDraw", pkgConfig: "pangocairo",
-                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libxcb1-dev"])]),
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libxcb1-dev", "libxcb-randr0-dev"])]),
         .systemLibrary(name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
                        providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // GIO's desktop files (an app's icon) and the desktop's handlers for links.

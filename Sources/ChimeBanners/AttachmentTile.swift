@@ -23,7 +23,7 @@ final class AttachmentTile {
     static let padding = (x: 10.0, y: 4.0)
 
     init(_ attachments: [Attachment], x: Double, y: Double, width: Double, context: OpaquePointer, fonts: BannerFonts,
-         icons: IconTheme, log: @escaping (String) -> Void) {
+         icons: IconTheme, scale: Int, log: @escaping (String) -> Void) {
         let attachment = attachments[0]
         let inner = (width: Int(width - 2 * Self.padding.x) - 40, height: Self.thumbnailHeight)
         var right = x
@@ -39,9 +39,9 @@ final class AttachmentTile {
             var surface: OpaquePointer?
             var box = (width: Double(inner.height), height: Double(inner.height))
             if attachment.kind == .image {
-                switch Pixbufs.thumbnail(file: attachment.path, clip: attachment.clip, within: inner.width, inner.height) {
+                switch Pixbufs.thumbnail(file: attachment.path, clip: attachment.clip, within: inner.width * scale, inner.height * scale) {
                 case .success(let pixbuf):
-                    surface = CairoImages.surface(pixbuf)
+                    surface = CairoImages.surface(pixbuf, scale: scale)
                     g_object_unref(UnsafeMutableRawPointer(pixbuf))
                 case .failure(let problem):
                     log("\(problem); shown as an icon")
@@ -51,16 +51,16 @@ final class AttachmentTile {
                 box.width = Double(min(inner.width, inner.height * 16 / 9))
             }
             if let surface {
-                box = (Double(cairo_image_surface_get_width(surface)), Double(cairo_image_surface_get_height(surface)))
+                box = CairoImages.size(surface)
                 picture = (surface, x + Self.padding.x, y + Self.padding.y, false)
             } else {
-                let icon = Self.icon(attachment.kind == .image ? "image-x-generic" : "video-x-generic", size: 48, icons: icons)
+                let icon = Self.icon(attachment.kind == .image ? "image-x-generic" : "video-x-generic", size: 48, icons: icons, scale: scale)
                 picture = icon.map { ($0, x + Self.padding.x + (box.width - 48) / 2, y + Self.padding.y + (box.height - 48) / 2, false) }
             }
             frame = BannerDrawing.Frame(x: x, y: y, width: box.width + 2 * Self.padding.x, height: box.height + 2 * Self.padding.y)
             if attachment.kind == .movie { movieAt = (x + Self.padding.x, y + Self.padding.y) }
         case .audio:
-            let play = Self.icon("media-playback-start-symbolic", size: 16, icons: icons)
+            let play = Self.icon("media-playback-start-symbolic", size: 16, icons: icons, scale: scale)
             let name = BannerDrawing.layout(context, attachment.name, font: fonts.button, width: min(200, width - 60), lines: 1)
             pango_layout_set_ellipsize(name, PANGO_ELLIPSIZE_MIDDLE)
             let size = BannerDrawing.size(name)
@@ -75,7 +75,7 @@ final class AttachmentTile {
             let layout = BannerDrawing.layout(context, "+\(attachments.count - 1)", font: fonts.body)
             more = (layout, right + 6, y + (height - BannerDrawing.size(layout).height) / 2)
         }
-        if let movieAt { awaitFrame(attachment, at: movieAt, within: inner, log: log) }
+        if let movieAt { awaitFrame(attachment, at: movieAt, within: inner, scale: scale, log: log) }
     }
 
     deinit {
@@ -95,20 +95,22 @@ final class AttachmentTile {
 
     /// A movie's frame from the system's thumbnailer: at once when it is cached, else when made.
     private func awaitFrame(_ attachment: Attachment, at origin: (x: Double, y: Double), within inner: (width: Int, height: Int),
-                            log: @escaping (String) -> Void) {
+                            scale: Int, log: @escaping (String) -> Void) {
         MovieThumbnails.shared.thumbnail(of: attachment, log: log) { [weak self] thumbnail in
-            guard let self, let thumbnail, case .success(let surface) = CairoImages.surface(file: thumbnail, within: inner.width, inner.height)
+            guard let self, let thumbnail, case .success(let surface) = CairoImages.surface(file: thumbnail, within: inner.width, inner.height,
+                                                                                                 scale: scale)
             else { return }
             if let picture { cairo_surface_destroy(picture.surface) }
-            let drawn = (Double(cairo_image_surface_get_width(surface)), Double(cairo_image_surface_get_height(surface)))
+            let drawn = CairoImages.size(surface)
             let box = (frame?.width ?? 0) - 2 * Self.padding.x
             picture = (surface, origin.x + max(0, (box - drawn.0) / 2), origin.y + max(0, (Double(inner.height) - drawn.1) / 2), false)
             changed?()
         }
     }
 
-    private static func icon(_ name: String, size: Int, icons: IconTheme) -> OpaquePointer? {
-        guard let path = icons.file(name, size: size), case .success(let surface) = CairoImages.surface(file: path, size: size) else { return nil }
+    private static func icon(_ name: String, size: Int, icons: IconTheme, scale: Int) -> OpaquePointer? {
+        guard let path = icons.file(name, size: size * scale), case .success(let surface) = CairoImages.surface(file: path, size: size, scale: scale)
+        else { return nil }
         return surface
     }
 }

@@ -61,16 +61,17 @@ final class BannerDrawing {
     /// The most links shown under a body.
     static let maximumLinks = 3
 
-    init(_ content: BannerContent, settings: PopupSettings, context: OpaquePointer, fonts: BannerFonts, icons: IconTheme,
+    /// `scale`: pixels to a unit of the screen it is first shown on, which images are decoded at.
+    init(_ content: BannerContent, settings: PopupSettings, context: OpaquePointer, fonts: BannerFonts, icons: IconTheme, scale: Int,
          log: @escaping (String) -> Void) {
         width = settings.width
         look = BannerLook(level: content.level)
         let inset = look.borderWidth + look.padding
         let contentWidth = Double(width) - 2 * inset
         var textX = inset
-        if let surface = Self.icon(content, size: settings.iconSize, icons: icons, log: log) {
+        if let surface = Self.icon(content, size: settings.iconSize, icons: icons, scale: scale, log: log) {
             let side = Double(settings.iconSize)
-            let drawn = (Double(cairo_image_surface_get_width(surface)), Double(cairo_image_surface_get_height(surface)))
+            let drawn = CairoImages.size(surface)
             // Centred in its square, as GTK centres an image smaller than its place.
             icon = (surface, Frame(x: inset + (side - drawn.0) / 2, y: inset + (side - drawn.1) / 2, width: drawn.0, height: drawn.1))
             textX += side + 10
@@ -110,9 +111,9 @@ final class BannerDrawing {
                                    width: textWidth, lines: 6, markup: true)
             texts.append((body, textX, y + 2, look.text))
             y += 2 + Self.size(body).height
-            if let surface = Self.bodyImage(content, width: max(16, Int(textWidth)), icons: icons, log: log) {
+            if let surface = Self.bodyImage(content, width: max(16, Int(textWidth)), icons: icons, scale: scale, log: log) {
                 picture = (surface, textX, y + 6)
-                y += 6 + Double(cairo_image_surface_get_height(surface))
+                y += 6 + CairoImages.size(surface).height
             }
             y = layLinks(content.body, context: context, font: fonts.button, x: textX, y: y, width: textWidth)
         }
@@ -121,7 +122,7 @@ final class BannerDrawing {
         if !content.attachments.isEmpty {
             y += Self.spacing
             let tile = AttachmentTile(content.attachments, x: inset, y: y, width: contentWidth, context: context, fonts: fonts,
-                                      icons: icons, log: log)
+                                      icons: icons, scale: scale, log: log)
             tile.changed = { [weak self] in self?.changed?() }
             attachment = tile
             y += tile.height
@@ -148,7 +149,9 @@ final class BannerDrawing {
             var rowWidth = contentWidth
             if !content.moreActions.isEmpty {
                 let frame = Frame(x: inset + contentWidth - Self.buttonHeight, y: y, width: Self.buttonHeight, height: Self.buttonHeight)
-                more = (frame, icons.file("view-more-symbolic", size: 16).flatMap { try? CairoImages.surface(file: $0, size: 16).get() })
+                more = (frame, icons.file("view-more-symbolic", size: 16 * scale).flatMap {
+                    try? CairoImages.surface(file: $0, size: 16, scale: scale).get()
+                })
                 rowWidth -= Self.buttonHeight + Self.spacing
             }
             let buttonWidth = (rowWidth - Self.spacing * (count - 1)) / count
@@ -311,12 +314,13 @@ final class BannerDrawing {
     /// The body's first image (`<img src>`: a file chimed checked, or an icon name), at most
     /// `width` wide and 120 pixels high, never enlarged; its alt text stays in the text. One
     /// that cannot be shown is said in the log.
-    private static func bodyImage(_ content: BannerContent, width: Int, icons: IconTheme, log: (String) -> Void) -> OpaquePointer? {
+    private static func bodyImage(_ content: BannerContent, width: Int, icons: IconTheme, scale: Int,
+                                  log: (String) -> Void) -> OpaquePointer? {
         guard let source = PangoMarkup.imageSources(in: content.body).first else { return nil }
-        let path = source.hasPrefix("/") ? source : icons.file(source, size: 48)
+        let path = source.hasPrefix("/") ? source : icons.file(source, size: 48 * scale)
         guard let path else { return nil }
         let size = source.hasPrefix("/") ? (width, 120) : (48, 48)
-        switch CairoImages.surface(file: path, within: size.0, size.1) {
+        switch CairoImages.surface(file: path, within: size.0, size.1, scale: scale) {
         case .success(let surface): return surface
         case .failure(let problem):
             log("\(problem); notification \(content.id)'s banner goes without its body image")
@@ -327,13 +331,13 @@ final class BannerDrawing {
     /// The image-data, else the icon file or themed name, else the icon of the app's desktop
     /// file, scaled to the icon size. A file that cannot be shown is said in the log, and the
     /// banner goes without it.
-    private static func icon(_ content: BannerContent, size: Int, icons: IconTheme, log: (String) -> Void) -> OpaquePointer? {
-        if let image = content.image, let surface = CairoImages.surface(image, size: size) { return surface }
+    private static func icon(_ content: BannerContent, size: Int, icons: IconTheme, scale: Int, log: (String) -> Void) -> OpaquePointer? {
+        if let image = content.image, let surface = CairoImages.surface(image, size: size, scale: scale) { return surface }
         let named = content.icon.flatMap { $0.isEmpty ? nil : $0 }
         guard let icon = named ?? content.desktopEntry.flatMap(DesktopApps.icon) else { return nil }
-        let path = icon.hasPrefix("/") ? icon : icons.file(icon, size: size)
+        let path = icon.hasPrefix("/") ? icon : icons.file(icon, size: size * scale)
         guard let path else { return nil }
-        switch CairoImages.surface(file: path, size: size) {
+        switch CairoImages.surface(file: path, size: size, scale: scale) {
         case .success(let surface): return surface
         case .failure(let problem):
             log("\(problem); notification \(content.id)'s banner goes without it")

@@ -3,6 +3,13 @@ import ChimeCore
 /// A rectangle of the screen, in pixels.
 struct ScreenArea: Equatable {
     var x: Int, y: Int, width: Int, height: Int
+
+    /// What this area and `other` both cover; nil when they do not meet.
+    func intersection(_ other: ScreenArea) -> ScreenArea? {
+        let left = max(x, other.x), top = max(y, other.y)
+        let right = min(x + width, other.x + other.width), bottom = min(y + height, other.y + other.height)
+        return right > left && bottom > top ? ScreenArea(x: left, y: top, width: right - left, height: bottom - top) : nil
+    }
 }
 
 /// Where a banner's window goes: its frame in the work area's coordinates, and the stack's
@@ -17,8 +24,12 @@ struct WindowPlacement: Equatable {
 /// The display banners are drawn on: X11 (`X11Screen`) or a Wayland compositor with
 /// wlr-layer-shell (`WaylandScreen`).
 protocol BannerScreen: AnyObject {
-    /// The area a stack is worked out in: the work area on X11.
-    var workArea: ScreenArea { get }
+    /// The area a stack is worked out in: on X11 the work area of the monitor `output` names,
+    /// else of the primary one.
+    func workArea(output: String?) -> ScreenArea
+    /// Pixels to a unit of a window made for `output` (2 on most HiDPI screens), which its images
+    /// are decoded at; sizes and points are in units.
+    func scale(output: String?) -> Int
     /// Whether pixels a window leaves transparent show what is beneath it.
     var isTranslucent: Bool { get }
     /// Called once when the display goes away.

@@ -76,7 +76,8 @@ public final class LightBanners {
         let screen: BannerScreen? = if let wayland = environment["WAYLAND_DISPLAY"] {
             try WaylandScreen(display: wayland)
         } else {
-            X11Screen(display: environment["DISPLAY"])
+            // GTK's setting for HiDPI screens on X11, where programs draw at the scale they choose.
+            X11Screen(display: environment["DISPLAY"], scale: environment["GDK_SCALE"].flatMap { Int($0) } ?? 1)
         }
         guard let screen else { return nil }
         let desktop = DesktopSettings(wayland: environment["WAYLAND_DISPLAY"] != nil)
@@ -138,7 +139,7 @@ public final class LightBanners {
         let visibleIDs = Set(visible.map(\.id))
         for id in shown.keys where !visibleIDs.contains(id) { shown[id] = nil }
         let banners = visible.map { content in shown[content.id] ?? makeBanner(content) }
-        let area = screen.workArea
+        let area = screen.workArea(output: settings.output)
         var stacked = zip(visible, banners).map { ($0.id, $1.drawing.height) }
         if !suspended { stacked += queue.contents.dropFirst(visible.count).map { ($0.id, 0) } }
         let stack = BannerStack(banners: stacked, monitor: (area.width, area.height), settings: settings)
@@ -160,7 +161,8 @@ public final class LightBanners {
     }
 
     private func makeBanner(_ content: BannerContent) -> Shown {
-        let drawing = BannerDrawing(content, settings: settings, context: context, fonts: fonts, icons: icons, log: log)
+        let drawing = BannerDrawing(content, settings: settings, context: context, fonts: fonts, icons: icons,
+                                    scale: screen.scale(output: settings.output), log: log)
         drawing.rounded = screen.isTranslucent
         let window = screen.makeWindow(title: "chime-banner-\(content.id)", output: settings.output) { [unowned drawing] cr in drawing.draw(cr) }
         let banner = Shown(drawing, window)

@@ -16,8 +16,14 @@ final class WaylandScreen: BannerScreen {
     private var seat: OpaquePointer?
     private var pointer: OpaquePointer?
     private var activation: OpaquePointer?
-    /// Outputs by their name in the registry, with the name the compositor gives them (DP-1).
-    private var outputs: [UInt32: (output: OpaquePointer, name: String)] = [:]
+    /// Outputs by their name in the registry, with the name the compositor gives them (DP-1)
+    /// and their scale (2 on most HiDPI screens).
+    private var outputs: [UInt32: Output] = [:]
+    private struct Output {
+        let proxy: OpaquePointer
+        var name = ""
+        var scale = 1
+    }
     private var watch: UInt32?
     /// The windows made here, by surface; each forgets itself when it goes.
     private var windows: [OpaquePointer: Weak] = [:]
@@ -35,7 +41,7 @@ final class WaylandScreen: BannerScreen {
 
     /// The compositor places each surface by its distances to the anchored edges, so the stack
     /// needs no real size: only those distances are used.
-    var workArea: ScreenArea { ScreenArea(x: 0, y: 0, width: 1920, height: 1080) }
+    func workArea(output: String?) -> ScreenArea { ScreenArea(x: 0, y: 0, width: 1920, height: 1080) }
 
     /// Connects to the compositor `name` names; nil when it cannot be reached. Throws when it
     /// offers no wlr-layer-shell (GNOME's does not): banners cannot be placed there.
@@ -78,7 +84,7 @@ final class WaylandScreen: BannerScreen {
         watch = nil
         guard let display else { return }
         for token in tokens.keys { xdg_activation_token_v1_destroy(token) }
-        for (output, _) in outputs.values { wl_output_destroy(output) }
+        for output in outputs.values { wl_output_destroy(output.proxy) }
         if let pointer { wl_pointer_destroy(pointer) }
         if let seat { wl_seat_destroy(seat) }
         if let activation { xdg_activation_v1_destroy(activation) }
@@ -92,10 +98,22 @@ final class WaylandScreen: BannerScreen {
     }
 
     func makeWindow(title: String, output: String?, draw: @escaping (OpaquePointer) -> Void) -> BannerWindow {
-        let chosen = output.flatMap { name in outputs.values.first { $0.name == name }?.output }
-        let window = WaylandWindow(screen: self, surface: wl_compositor_create_surface(compositor)!, output: chosen, draw: draw)
+        let chosen = output.flatMap { name in outputs.values.first { $0.name == name } }
+        let window = WaylandWindow(screen: self, surface: wl_compositor_create_surface(compositor)!, output: chosen?.proxy,
+                                   scale: scale(output: output), draw: draw)
         windows[window.surface] = Weak(window: window)
         return window
+    }
+
+    /// A window is drawn first at the scale of its output, else of the finest there is (the
+    /// compositor says which it entered only once it is shown): sharp at once, rarely drawn twice.
+    func scale(output: String?) -> Int {
+        output.flatMap { name in outputs.values.first { $0.name == name }?.scale } ?? outputs.values.map(\.scale).max() ?? 1
+    }
+
+    /// The scale of an output a surface entered.
+    func scale(of output: OpaquePointer) -> Int? {
+        outputs.values.first { $0.proxy == output }?.scale
     }
 
     func forget(_ window: WaylandWindow) {
@@ -137,24 +155,31 @@ final class WaylandScreen: BannerScreen {
             case "wl_output":
                 // Version 4 says the output's name, which `[popups] output` names.
                 guard let output = bind(chime_banner_output_interface(), 4) else { return }
-                me.outputs[name] = (output, "")
+                me.outputs[name] = Output(proxy: output)
                 wl_output_add_listener(output, outputListener, data)
             default: break
             }
         },
         global_remove: { data, _, name in
-            guard let (output, _) = me(data).outputs.removeValue(forKey: name) else { return }
-            wl_output_destroy(output)
+            guard let output = me(data).outputs.removeValue(forKey: name) else { return }
+            wl_output_destroy(output.proxy)
         }))
 
     nonisolated(unsafe) private static let outputListener = permanentCallbackTable(wl_output_listener(
         geometry: { _, _, _, _, _, _, _, _, _, _ in },
         mode: { _, _, _, _, _, _ in },
-        done: { _, _ in },
-        scale: { _, _, _ in },
+        done: { data, output in
+            // A new scale: the windows on the output draw at it.
+            for window in me(data).windows.values { window.window?.rescale() }
+        },
+        scale: { data, output, factor in
+            let me = me(data)
+            guard let key = me.outputs.first(where: { $0.value.proxy == output })?.key else { return }
+            me.outputs[key]?.scale = max(1, Int(factor))
+        },
         name: { data, output, name in
             let me = me(data)
-            guard let key = me.outputs.first(where: { $0.value.output == output })?.key else { return }
+            guard let key = me.outputs.first(where: { $0.value.proxy == output })?.key else { return }
             me.outputs[key]?.name = name.map { String(cString: $0) } ?? ""
         },
         description: { _, _, _ in }))
@@ -232,11 +257,16 @@ final class WaylandWindow: BannerWindow {
     /// The size the compositor configured, once it has: then the surface may be drawn.
     private var configured: (width: Int, height: Int)?
     private var buffers: [ShmBuffer] = []
+    /// Pixels per unit of its size: the finest scale of the outputs it is on.
+    private var scale: Int
+    private var entered: Set<OpaquePointer> = []
 
-    init(screen: WaylandScreen, surface: OpaquePointer, output: OpaquePointer?, draw: @escaping (OpaquePointer) -> Void) {
+    init(screen: WaylandScreen, surface: OpaquePointer, output: OpaquePointer?, scale: Int, draw: @escaping (OpaquePointer) -> Void) {
         self.screen = screen
         self.surface = surface
+        self.scale = scale
         self.draw = draw
+        wl_surface_add_listener(surface, Self.surfaceListener, Unmanaged.passUnretained(self).toOpaque())
         layer = zwlr_layer_shell_v1_get_layer_surface(screen.layerShell, surface, output, ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue,
                                                       "chime-banners")
         zwlr_layer_surface_v1_add_listener(layer, Self.layerListener, Unmanaged.passUnretained(self).toOpaque())
@@ -296,18 +326,28 @@ final class WaylandWindow: BannerWindow {
         screen.flush()
     }
 
+    /// Draws at the finest scale of the outputs it entered, when that changed.
+    func rescale() {
+        let finest = entered.compactMap { screen.scale(of: $0) }.max() ?? scale
+        guard finest != scale else { return }
+        scale = finest
+        redraw()
+    }
+
     func redraw() {
         guard let configured, configured.width > 0, configured.height > 0, let shm = screen.shm else { return }
-        buffers.removeAll { !$0.busy && ($0.width, $0.height) != (configured.width, configured.height) }
+        let (width, height) = (configured.width * scale, configured.height * scale)
+        buffers.removeAll { !$0.busy && ($0.width, $0.height) != (width, height) }
         let buffer: ShmBuffer
-        if let free = buffers.first(where: { !$0.busy && ($0.width, $0.height) == (configured.width, configured.height) }) {
+        if let free = buffers.first(where: { !$0.busy && ($0.width, $0.height) == (width, height) }) {
             buffer = free
-        } else if let made = ShmBuffer(shm: shm, width: configured.width, height: configured.height) {
+        } else if let made = ShmBuffer(shm: shm, width: width, height: height) {
             buffer = made
             buffers.append(made)
         } else {
             return
         }
+        cairo_surface_set_device_scale(buffer.cairo, Double(scale), Double(scale))
         guard let cr = cairo_create(buffer.cairo) else { return }
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         cairo_paint(cr)
@@ -316,11 +356,24 @@ final class WaylandWindow: BannerWindow {
         cairo_destroy(cr)
         cairo_surface_flush(buffer.cairo)
         buffer.busy = true
+        wl_surface_set_buffer_scale(surface, Int32(scale))
         wl_surface_attach(surface, buffer.buffer, 0, 0)
-        wl_surface_damage_buffer(surface, 0, 0, Int32(configured.width), Int32(configured.height))
+        wl_surface_damage_buffer(surface, 0, 0, Int32(width), Int32(height))
         wl_surface_commit(surface)
         screen.flush()
     }
+
+    nonisolated(unsafe) private static let surfaceListener = permanentCallbackTable(wl_surface_listener(
+        enter: { data, _, output in
+            let me = Unmanaged<WaylandWindow>.fromOpaque(data!).takeUnretainedValue()
+            if let output { me.entered.insert(output) }
+            me.rescale()
+        },
+        leave: { data, _, output in
+            let me = Unmanaged<WaylandWindow>.fromOpaque(data!).takeUnretainedValue()
+            if let output { me.entered.remove(output) }
+            me.rescale()
+        }))
 
     nonisolated(unsafe) private static let layerListener = permanentCallbackTable(zwlr_layer_surface_v1_listener(
         configure: { data, layer, serial, width, height in

@@ -5,8 +5,11 @@ import Glibc
 /// The X server, through xcb: override-redirect windows that cairo draws into, their events on
 /// the GLib main loop, and the work area banners are placed in. When the server goes away,
 /// `ended` is called (the program exits, as GTK's did, and chimed waits for the display).
+/// At `scale` 2 (GTK's GDK_SCALE, for HiDPI screens) every unit is two pixels: the work area,
+/// the windows, the pointer and the drawing are in units here, pixels only on the server.
 final class X11Screen: BannerScreen {
     let connection: OpaquePointer
+    let scale: Int
     private let screen: UnsafeMutablePointer<xcb_screen_t>
     private let visual: UnsafeMutablePointer<xcb_visualtype_t>
     /// With a compositor running, windows get an ARGB visual (and a colormap for it): corners
@@ -25,7 +28,7 @@ final class X11Screen: BannerScreen {
     private var clicks = 0
 
     /// Connects to the X server `name` names; nil when it cannot be reached.
-    init?(display name: String?) {
+    init?(display name: String?, scale: Int) {
         var number: Int32 = 0
         guard let connection = xcb_connect(name, &number), xcb_connection_has_error(connection) == 0 else { return nil }
         var screens = xcb_setup_roots_iterator(xcb_get_setup(connection))
@@ -35,6 +38,7 @@ final class X11Screen: BannerScreen {
             return nil
         }
         self.connection = connection
+        self.scale = max(1, scale)
         self.screen = screen
         self.visual = visual
         let names = ["UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WORKAREA",
@@ -49,8 +53,9 @@ final class X11Screen: BannerScreen {
         }
         self.atoms = atoms
         translucent = Self.translucentVisual(connection, screen, compositor: atoms["_NET_WM_CM_S\(number)"])
-        // The root's property changes: a new work area.
+        // The root's property changes: a new work area; RandR's events: new monitors.
         xcb_change_window_attributes(connection, screen.pointee.root, XCB_CW_EVENT_MASK.rawValue, [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        randrEvents = X11Monitors.watch(connection, root: screen.pointee.root)
         watch = GLibSources.readable(xcb_get_file_descriptor(connection)) { [weak self] in self?.read() ?? false }
     }
 
@@ -98,16 +103,27 @@ final class X11Screen: BannerScreen {
         return nil
     }
 
-    /// The screen less the panels and docks the window manager keeps clear (`_NET_WORKAREA`),
-    /// or the whole screen without one. Asked once, and again when the root says it changed.
-    var workArea: ScreenArea {
-        if let knownWorkArea { return knownWorkArea }
-        let area = readWorkArea()
-        knownWorkArea = area
-        return area
+    /// The monitor `output` names (else the primary, else the first) less the panels and docks
+    /// the window manager keeps clear (`_NET_WORKAREA`). Each asked once, and again when the
+    /// server says it changed.
+    func workArea(output: String?) -> ScreenArea {
+        let workArea = knownWorkArea ?? readWorkArea()
+        knownWorkArea = workArea
+        var area = workArea
+        if randrEvents != nil {
+            let monitors = knownMonitors ?? X11Monitors(connection, root: screen.pointee.root)
+            knownMonitors = monitors
+            if let monitor = monitors.chosen(output)?.area { area = monitor.intersection(workArea) ?? monitor }
+        }
+        return ScreenArea(x: area.x / scale, y: area.y / scale, width: area.width / scale, height: area.height / scale)
     }
 
+    func scale(output: String?) -> Int { scale }
+
     private var knownWorkArea: ScreenArea?
+    /// The number of RandR's first event, when the server lists monitors.
+    private var randrEvents: UInt8?
+    private var knownMonitors: X11Monitors?
 
     private func readWorkArea() -> ScreenArea {
         let whole = ScreenArea(x: 0, y: 0, width: Int(screen.pointee.width_in_pixels), height: Int(screen.pointee.height_in_pixels))
@@ -145,6 +161,7 @@ final class X11Screen: BannerScreen {
             xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), id, type, xcb_atom_t(XCB_ATOM_ATOM.rawValue), 32, 1, &notification)
         }
         let surface = cairo_xcb_surface_create(connection, id, translucent?.visual ?? visual, 1, 1)!
+        cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
         let window = X11Window(screen: self, id: id, surface: surface, draw: draw)
         windows[id] = Weak(window: window)
         return window
@@ -198,6 +215,8 @@ final class X11Screen: BannerScreen {
         }
     }
 
+    private func units(_ pixels: Int16) -> Double { Double(pixels) / Double(scale) }
+
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         defer { free(event) }
         let raw = UnsafeRawPointer(event)
@@ -208,12 +227,14 @@ final class X11Screen: BannerScreen {
         case XCB_BUTTON_PRESS:
             let press = raw.load(as: xcb_button_press_event_t.self)
             lastEventTime = press.time
-            windows[press.event]?.window?.pressed?(Int(press.detail), Double(press.event_x), Double(press.event_y))
+            windows[press.event]?.window?.pressed?(Int(press.detail), units(press.event_x), units(press.event_y))
         case XCB_MOTION_NOTIFY:
             let motion = raw.load(as: xcb_motion_notify_event_t.self)
-            windows[motion.event]?.window?.moved?(Double(motion.event_x), Double(motion.event_y))
+            windows[motion.event]?.window?.moved?(units(motion.event_x), units(motion.event_y))
         case XCB_PROPERTY_NOTIFY:
             if raw.load(as: xcb_property_notify_event_t.self).atom == atoms["_NET_WORKAREA"] { knownWorkArea = nil }
+        case _ where randrEvents.map { X11Monitors.isChange(event.pointee.response_type & 0x7f, firstEvent: $0) } ?? false:
+            knownMonitors = nil
         case XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY:
             let crossing = raw.load(as: xcb_enter_notify_event_t.self)
             windows[crossing.event]?.window?.crossed?(Int32(event.pointee.response_type & 0x7f) == XCB_ENTER_NOTIFY)
@@ -250,7 +271,9 @@ final class X11Window: BannerWindow {
 
     /// Places the window and shows it; drawn when the server says it is exposed.
     func place(_ placement: WindowPlacement) {
-        let (x, y, width, height) = (placement.area.x + placement.x, placement.area.y + placement.y, placement.width, placement.height)
+        let scale = screen.scale
+        let (x, y, width, height) = ((placement.area.x + placement.x) * scale, (placement.area.y + placement.y) * scale,
+                                     placement.width * scale, placement.height * scale)
         let connection = screen.connection
         if (x, y, width, height) != frame {
             frame = (x, y, width, height)

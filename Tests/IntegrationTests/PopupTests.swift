@@ -107,6 +107,58 @@ import Testing
         #expect(shown.first?.y == 52, "12 below the panel's 40: \(shown)")
     }
 
+    /// On two monitors (sway's Xwayland: XWAYLAND0 1280 wide at the left, XWAYLAND1 right of
+    /// it), banners go to the one `[popups] output` names, else to the primary one, in its corner:
+    /// not to the right edge of the whole screen.
+    @Test(arguments: Drawing.allCases) func onTwoX11MonitorsBannersGoToTheNamedElseThePrimaryOne(_ drawing: Drawing) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xw-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sway = try HeadlessSway(in: folder, width: 1280, height: 800, xwayland: true)
+        try sway.swaymsg(["create_output"])
+        let display = try XDisplay(xwaylandOf: sway)
+        _ = try display.waitForMonitors(2)
+        do {
+            let named = try TestBus(config: "[popups]\noutput = XWAYLAND0\n", display: display, drawing: drawing)
+            _ = try named.client().notify(summary: "on the left monitor", timeout: 0)
+            let left = try display.waitForWindows { $0.count == 1 }
+            #expect(left.first.map { $0.x + $0.width } == 1280 - 12, "at the right edge of XWAYLAND0: \(left)")
+        }
+        _ = try display.waitForWindows { $0.isEmpty }
+
+        try display.run("/usr/bin/xrandr", ["--output", "XWAYLAND0", "--primary"])
+        let primary = try TestBus(display: display, drawing: drawing)
+        _ = try primary.client().notify(summary: "on the primary monitor", timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 1 }
+        #expect(shown.first.map { $0.x + $0.width } == 1280 - 12, "at the right edge of the primary XWAYLAND0: \(shown)")
+
+        try display.run("/usr/bin/xrandr", ["--output", "XWAYLAND1", "--primary"])
+        let moved = try primary.client().notify(summary: "after the primary moved", timeout: 0)
+        let after = try display.waitForWindows { $0.count == 2 && $0.allSatisfy { $0.x > 1280 } }
+        #expect(after.first?.title == "chime-banner-\(moved)")
+        #expect(after.allSatisfy { $0.x + $0.width == 1280 + 1920 - 12 }, "at the right edge of XWAYLAND1 now: \(after)")
+    }
+
+    /// With GDK_SCALE=2 (GTK's scale for HiDPI screens on X11) a banner is twice as large in
+    /// pixels, twice as far from the corner, and its close button is where it is drawn.
+    @Test(arguments: Drawing.allCases) func withGDKScaleTwoBannersAreDrawnTwiceAsLarge(_ drawing: Drawing) throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
+        bus.extraEnvironment = ["GDK_SCALE": "2"]
+        try bus.startDaemon()
+        let client = try bus.client()
+        try client.listen()
+        let id = try client.notify(summary: "twice as large", timeout: 0)
+        let shown = try display.waitForWindows { $0.count == 1 }
+        #expect(shown.first?.width == 2 * 380, "380 units wide: \(shown)")
+        let window = try #require(shown.first)
+        #expect(window.x + window.width == 1280 - 2 * 12 && window.y == 2 * 12, "12 units from the corner: \(shown)")
+        // The close button's middle: 21 units from the banner's right edge and top.
+        try display.click(x: window.x + window.width - 2 * 21, y: window.y + 2 * 21)
+        #expect(client.waitUntil { client.signals(named: "NotificationClosed").contains { $0.arguments == [.uint32(id), .uint32(2)] } },
+                "closed by its close button")
+    }
+
     /// A banner shows at most six lines of body, two of summary and one of app name, however
     /// long they are: sixty lines of body once drew a banner taller than the screen.
     @Test(arguments: Drawing.allCases) func aLongBodyOrSummaryIsCutToAFewLines(_ drawing: Drawing) throws {
@@ -591,6 +643,30 @@ extension WaylandPopupTests {
 }
 
 extension WaylandPopupTests {
+    /// On an output at scale 2 (most HiDPI screens) a banner is drawn with two pixels to each of
+    /// its units, as sharp as the screen is: not drawn at scale 1 and stretched, where each pair
+    /// of pixels would be one pixel twice (sway's pixman renderer stretches by repeating them).
+    @Test(arguments: Drawing.allCases) func onAScaledOutputBannersAreDrawnAtItsScale(_ drawing: Drawing) throws {
+        let bus = try TestBus(wayland: true, drawing: drawing)
+        let wayland = try #require(bus.wayland)
+        try wayland.swaymsg(["output", "HEADLESS-1", "scale", "2"])
+        _ = try bus.client().notify(summary: "Sharp summary text", body: "A body line that is drawn at the scale", timeout: 0)
+        // The screenshot has the output's 1280x800 pixels; the banner's text spans 560-1200, 90-160.
+        let shot = bus.directory.appendingPathComponent("scaled.png").path
+        let (empty, drawn) = try wayland.waitUntilDrawn(x: 1000, y: 120, width: 100, height: 30, shot: shot)
+        #expect(abs(drawn - empty) >= 0.02, "a banner is drawn: \(empty) -> \(drawn)")
+        let text = try XDisplay.grey(x: 560, y: 90, width: 640, height: 70, in: shot)
+        var withinPairs = 0, acrossPairs = 0
+        for row in text {
+            for x in stride(from: 0, to: row.count - 2, by: 2) {
+                if abs(row[x] - row[x + 1]) > 0.2 { withinPairs += 1 }
+                if abs(row[x + 1] - row[x + 2]) > 0.2 { acrossPairs += 1 }
+            }
+        }
+        #expect(acrossPairs > 500, "text is there: \(acrossPairs) edges")
+        #expect(withinPairs > acrossPairs / 2, "edges inside pixel pairs as often as between them: \(withinPairs) to \(acrossPairs)")
+    }
+
     /// With no `output` set, each banner goes to the output the user is working on (sway's
     /// focused one): the 1920x1080 HEADLESS-2 here, then HEADLESS-1 once the focus is there.
     @Test(arguments: Drawing.allCases) func withNoOutputSetBannersGoWhereTheFocusIs(_ drawing: Drawing) throws {

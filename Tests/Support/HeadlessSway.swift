@@ -9,13 +9,15 @@ public final class HeadlessSway: @unchecked Sendable {
     public let socket = "wayland-1"
     public let process: Subprocess
 
-    public init(in directory: URL, width: Int, height: Int) throws {
+    /// `xwayland`: with an X server for X11 clients (off unless asked: each would take a display
+    /// number and a second to start).
+    public init(in directory: URL, width: Int, height: Int, xwayland: Bool = false) throws {
         runtimeDirectory = directory.appendingPathComponent("wayland")
         try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true)
         chmod(runtimeDirectory.path, 0o700)
         chmod(directory.path, 0o755)
         let config = directory.appendingPathComponent("sway.conf")
-        try "output HEADLESS-1 resolution \(width)x\(height)\n".write(to: config, atomically: true, encoding: .utf8)
+        try "output HEADLESS-1 resolution \(width)x\(height)\nxwayland \(xwayland ? "enable" : "disable")\n".write(to: config, atomically: true, encoding: .utf8)
         chmod(config.path, 0o644)
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory.path
@@ -43,6 +45,38 @@ public final class HeadlessSway: @unchecked Sendable {
     deinit {
         process.signal(SIGTERM)
         _ = process.wait(timeout: 5)
+    }
+
+    /// Asks sway over its IPC socket (as `create_output`, `-t get_seats`); returns what it says.
+    @discardableResult
+    public func swaymsg(_ arguments: [String]) throws -> String {
+        let socket = try FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path).first { $0.hasPrefix("sway-ipc.") }
+        guard let socket else { throw TestFailure("sway has no IPC socket") }
+        var env = ProcessInfo.processInfo.environment
+        env["SWAYSOCK"] = runtimeDirectory.appendingPathComponent(socket).path
+        let swaymsg = try Subprocess("/usr/bin/swaymsg", arguments, environment: env)
+        guard swaymsg.wait(timeout: 10) == 0 else { throw TestFailure("swaymsg \(arguments): \(swaymsg.stderr)") }
+        return swaymsg.stdout
+    }
+
+    /// The display name of its Xwayland (started with `xwayland: true`), once that is up and lets
+    /// this user in (it lets in only sway's user, nobody when the tests run as root).
+    public func xwaylandDisplay() throws -> String {
+        let file = runtimeDirectory.appendingPathComponent("xwayland-display")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            // sway runs it with its DISPLAY once Xwayland is ready, else with none.
+            _ = try swaymsg(["exec", "[ -n \"$DISPLAY\" ] && xhost +si:localuser:\(String(cString: getpwuid(getuid()).pointee.pw_name)) "
+                                + "&& echo $DISPLAY > \(file.path)"])
+            let stepDeadline = Date().addingTimeInterval(1)
+            while Date() < stepDeadline {
+                if let name = try? String(contentsOf: file, encoding: .utf8), name.hasSuffix("\n") {
+                    return name.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                process.pump(timeout: 0.05)
+            }
+        }
+        throw TestFailure("sway's Xwayland did not start: \(process.stderr.suffix(400))")
     }
 
     /// What a client needs to reach it.

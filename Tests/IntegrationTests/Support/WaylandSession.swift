@@ -79,17 +79,8 @@ final class WaylandSession: @unchecked Sendable {
         return focus
     }
 
-    /// Asks sway over its IPC socket (as `create_output`, `-t get_seats`); returns what it says.
     @discardableResult
-    func swaymsg(_ arguments: [String]) throws -> String {
-        let socket = try FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path).first { $0.hasPrefix("sway-ipc.") }
-        guard let socket else { throw TestFailure("sway has no IPC socket") }
-        var env = ProcessInfo.processInfo.environment
-        env["SWAYSOCK"] = runtimeDirectory.appendingPathComponent(socket).path
-        let swaymsg = try Subprocess("/usr/bin/swaymsg", arguments, environment: env)
-        guard swaymsg.wait(timeout: 10) == 0 else { throw TestFailure("swaymsg \(arguments): \(swaymsg.stderr)") }
-        return swaymsg.stdout
-    }
+    func swaymsg(_ arguments: [String]) throws -> String { try sway.swaymsg(arguments) }
 
     /// Waits (up to 10 s) until the region of the screen looks other than the same area at
     /// `emptyAt` (by default in the bottom-left corner, where no banner goes): something is drawn

@@ -35,6 +35,24 @@ final class XDisplay: @unchecked Sendable {
         name = ":\(number)"
     }
 
+    /// The X server of a headless sway started with Xwayland: one X screen over its outputs, which
+    /// RandR lists as monitors (XWAYLAND0, XWAYLAND1, ...). It ends with the sway.
+    init(xwaylandOf sway: HeadlessSway) throws {
+        name = try sway.xwaylandDisplay()
+    }
+
+    /// Waits until RandR lists `count` monitors; returns `xrandr --listmonitors`.
+    func waitForMonitors(_ count: Int) throws -> String {
+        let deadline = Date().addingTimeInterval(10)
+        var listed = ""
+        while Date() < deadline {
+            listed = try run("/usr/bin/xrandr", ["--listmonitors"])
+            if listed.hasPrefix("Monitors: \(count)") { return listed }
+            usleep(50_000)
+        }
+        throw TestFailure("not \(count) monitors: \(listed)")
+    }
+
     /// The numbers `init(startingLater:)` has named in this test run.
     private static let named = Mutex<Set<Int>>([])
 
