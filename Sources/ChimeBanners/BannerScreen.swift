@@ -30,6 +30,8 @@ protocol BannerScreen: AnyObject {
     /// Pixels to a unit of a window made for `output` (2 on most HiDPI screens), which its images
     /// are decoded at; sizes and points are in units.
     func scale(output: String?) -> Int
+    /// What the X11 desktop says of fonts, icons and scale (nil on Wayland).
+    var xsettings: XSettings? { get }
     /// Whether pixels a window leaves transparent show what is beneath it.
     var isTranslucent: Bool { get }
     /// Called once when the display goes away.

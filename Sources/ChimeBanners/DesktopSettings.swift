@@ -1,20 +1,31 @@
 import CGioUnix
 import ChimeGLib
 
-/// The icon theme and font GTK programs of this user draw with, so banners drawn without GTK read
-/// as the rest of the desktop: on Wayland GTK takes GNOME's settings
-/// (`org.gnome.desktop.interface`, which `gsettings set` changes on any desktop) when that schema
-/// is installed; else, and on X11, GTK 3's settings.ini (`gtk-icon-theme-name`, `gtk-font-name`).
+/// The icon theme, font and font resolution GTK programs of this user draw with, so banners drawn
+/// without GTK read as the rest of the desktop. GTK 3's settings.ini (`gtk-icon-theme-name`,
+/// `gtk-font-name`, `gtk-xft-dpi`), over which on X11 what the desktop says (`XSettings`), and on
+/// Wayland GNOME's settings (`org.gnome.desktop.interface`, which `gsettings set` changes on any
+/// desktop) when that schema is installed.
 struct DesktopSettings {
     var iconTheme = "Adwaita"
     var font = "Sans 10"
+    /// Dots per inch text is drawn at: 96 unless the desktop says otherwise.
+    var dpi = 96.0
 
-    init(wayland: Bool) {
+    /// `x11`: what the X11 desktop says; nil on Wayland.
+    init(x11: XSettings?) {
         if let file = Self.settingsFile() {
             if let theme = file.string("Settings", "gtk-icon-theme-name"), !theme.isEmpty { iconTheme = theme }
             if let font = file.string("Settings", "gtk-font-name"), !font.isEmpty { self.font = font }
+            if let dpi = file.string("Settings", "gtk-xft-dpi").flatMap({ Double($0) }), dpi > 0 { self.dpi = dpi / 1024 }
         }
-        guard wayland, let interface = Self.gnomeInterface() else { return }
+        if let x11 {
+            if let theme = x11.iconTheme { iconTheme = theme }
+            if let font = x11.font { self.font = font }
+            if let dpi = x11.dpi { self.dpi = dpi }
+            return
+        }
+        guard let interface = Self.gnomeInterface() else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(interface)) }
         func string(_ key: String) -> String? {
             guard let value = g_settings_get_string(interface, key) else { return nil }
@@ -24,6 +35,8 @@ struct DesktopSettings {
         }
         if let theme = string("icon-theme") { iconTheme = theme }
         if let font = string("font-name") { self.font = font }
+        let factor = g_settings_get_double(interface, "text-scaling-factor")
+        if factor > 0 { dpi = 96 * factor }
     }
 
     private static func settingsFile() -> KeyFile? {

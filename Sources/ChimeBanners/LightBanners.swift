@@ -77,10 +77,10 @@ public final class LightBanners {
             try WaylandScreen(display: wayland)
         } else {
             // GTK's setting for HiDPI screens on X11, where programs draw at the scale they choose.
-            X11Screen(display: environment["DISPLAY"], scale: environment["GDK_SCALE"].flatMap { Int($0) } ?? 1)
+            X11Screen(display: environment["DISPLAY"], fixedScale: environment["GDK_SCALE"].flatMap { Int($0) })
         }
         guard let screen else { return nil }
-        let desktop = DesktopSettings(wayland: environment["WAYLAND_DISPLAY"] != nil)
+        let desktop = DesktopSettings(x11: screen.xsettings)
         icons = IconTheme(theme: desktop.iconTheme)
         fonts = BannerFonts(desktop: desktop.font)
         self.settings = settings
@@ -88,6 +88,8 @@ public final class LightBanners {
         self.screen = screen
         self.log = log
         context = pango_font_map_create_context(pango_cairo_font_map_get_default())
+        // GDK_DPI_SCALE: GTK's setting to make text larger or smaller than the desktop's DPI.
+        pango_cairo_context_set_resolution(context, desktop.dpi * (environment["GDK_DPI_SCALE"].flatMap { Double($0) } ?? 1))
         screen.ended = ended
     }
 

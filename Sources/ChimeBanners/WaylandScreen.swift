@@ -36,6 +36,8 @@ final class WaylandScreen: BannerScreen {
     private var tokens: [OpaquePointer: (String) -> Void] = [:]
     var ended: () -> Void = {}
 
+    var xsettings: XSettings? { nil }
+
     /// Surfaces with an alpha channel: the compositor blends their corners.
     var isTranslucent: Bool { true }
 

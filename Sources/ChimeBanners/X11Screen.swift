@@ -5,11 +5,13 @@ import Glibc
 /// The X server, through xcb: override-redirect windows that cairo draws into, their events on
 /// the GLib main loop, and the work area banners are placed in. When the server goes away,
 /// `ended` is called (the program exits, as GTK's did, and chimed waits for the display).
-/// At `scale` 2 (GTK's GDK_SCALE, for HiDPI screens) every unit is two pixels: the work area,
-/// the windows, the pointer and the drawing are in units here, pixels only on the server.
+/// At `scale` 2 (GTK's GDK_SCALE or the settings daemon's, for HiDPI screens) every unit is two
+/// pixels: the work area, the windows, the pointer and the drawing are in units here, pixels
+/// only on the server.
 final class X11Screen: BannerScreen {
     let connection: OpaquePointer
     let scale: Int
+    let xsettings: XSettings?
     private let screen: UnsafeMutablePointer<xcb_screen_t>
     private let visual: UnsafeMutablePointer<xcb_visualtype_t>
     /// With a compositor running, windows get an ARGB visual (and a colormap for it): corners
@@ -27,8 +29,9 @@ final class X11Screen: BannerScreen {
     /// Startup ids made for clicks, counted to keep each one unique.
     private var clicks = 0
 
-    /// Connects to the X server `name` names; nil when it cannot be reached.
-    init?(display name: String?, scale: Int) {
+    /// Connects to the X server `name` names; nil when it cannot be reached. `fixedScale`: the
+    /// scale GDK_SCALE sets, over the settings daemon's.
+    init?(display name: String?, fixedScale: Int?) {
         var number: Int32 = 0
         guard let connection = xcb_connect(name, &number), xcb_connection_has_error(connection) == 0 else { return nil }
         var screens = xcb_setup_roots_iterator(xcb_get_setup(connection))
@@ -38,7 +41,11 @@ final class X11Screen: BannerScreen {
             return nil
         }
         self.connection = connection
-        self.scale = max(1, scale)
+        var said = XSettings(connection, screen: number, root: screen.pointee.root)
+        scale = max(1, fixedScale ?? said.windowScale ?? 1)
+        // The daemon's DPI includes its scale; GTK takes the one without it when it scales so.
+        if fixedScale == nil, let unscaled = said.unscaledDPI { said.dpi = unscaled }
+        xsettings = said
         self.screen = screen
         self.visual = visual
         let names = ["UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WORKAREA",

@@ -73,23 +73,50 @@ import Testing
         #expect(drawn > 0.05, "the new banner is drawn: \(drawn)")
     }
 
-    /// Banners take the font GTK programs of the user draw with (GTK 3's settings.ini here, as on
-    /// X11 without a settings daemon): a larger one makes a taller banner, with either program.
-    @Test(arguments: Drawing.allCases) func bannersTakeTheFontOfTheDesktopsGTKPrograms(_ drawing: Drawing) throws {
-        func height(fontSetting: String?) throws -> Int {
+    /// Where an X11 desktop says which font GTK programs draw with, or how large: GTK 3's
+    /// settings.ini (a desktop without a settings daemon), XSETTINGS (GNOME's and Xfce's settings
+    /// daemons; xsettingsd here) over it, or the Xft.dpi resource (`xrdb`).
+    enum FontSetting: String, CaseIterable, CustomTestStringConvertible {
+        case settingsFile, settingsDaemon, xftResource
+        var testDescription: String { rawValue }
+    }
+
+    /// Banners take the font GTK programs of the user draw with, or its resolution: a larger one
+    /// makes a taller banner, with either program, wherever the desktop says it.
+    @Test(arguments: Drawing.allCases, FontSetting.allCases)
+    func bannersTakeTheFontOfTheDesktopsGTKPrograms(_ drawing: Drawing, _ setting: FontSetting) throws {
+        func height(larger: Bool) throws -> Int {
             let display = try XDisplay()
             let bus = try TestBus(daemon: false, display: display, drawing: drawing)
-            if let fontSetting {
+            var settingsDaemon: Subprocess?
+            defer { settingsDaemon?.signal(SIGTERM) }
+            switch (larger, setting) {
+            case (false, _): break
+            case (true, .settingsFile):
                 let gtk = bus.directory.appendingPathComponent("config/gtk-3.0")
                 try FileManager.default.createDirectory(at: gtk, withIntermediateDirectories: true)
-                try "[Settings]\ngtk-font-name = \(fontSetting)\n".write(to: gtk.appendingPathComponent("settings.ini"), atomically: true, encoding: .utf8)
+                try "[Settings]\ngtk-font-name = DejaVu Sans 20\n".write(to: gtk.appendingPathComponent("settings.ini"), atomically: true, encoding: .utf8)
+            case (true, .settingsDaemon):
+                let conf = bus.directory.appendingPathComponent("xsettingsd.conf")
+                try "Gtk/FontName \"DejaVu Sans 20\"\n".write(to: conf, atomically: true, encoding: .utf8)
+                var environment = ProcessInfo.processInfo.environment
+                environment["DISPLAY"] = display.name
+                let daemon = try Subprocess("/usr/bin/xsettingsd", ["-c", conf.path], environment: environment)
+                settingsDaemon = daemon
+                guard daemon.line(onStderr: true, timeout: 10, matching: { $0.contains("Took ownership") }) != nil else {
+                    throw TestFailure("xsettingsd did not start: \(daemon.stderr)")
+                }
+            case (true, .xftResource):
+                let resources = bus.directory.appendingPathComponent("Xresources")
+                try "Xft.dpi: 192\n".write(to: resources, atomically: true, encoding: .utf8)
+                try display.run("/usr/bin/xrdb", ["-nocpp", "-merge", resources.path])
             }
             try bus.startDaemon()
             _ = try bus.client().notify(app: "Mail", summary: "The font", body: "of the desktop", timeout: 0)
             return try #require(try display.waitForWindows { $0.count == 1 }.first).height
         }
-        let normal = try height(fontSetting: nil), large = try height(fontSetting: "DejaVu Sans 20")
-        #expect(large > normal + 20, "Sans 10: \(normal) pixels high; DejaVu Sans 20: \(large)")
+        let normal = try height(larger: false), large = try height(larger: true)
+        #expect(large > normal + 20, "Sans 10 at 96 dpi: \(normal) pixels high; larger by \(setting): \(large)")
     }
 
     /// Banners keep clear of what the window manager reserves (`_NET_WORKAREA`), also when a

@@ -63,7 +63,9 @@ final class XDisplay: @unchecked Sendable {
     }
 
     private static func xvfb(_ display: [String]) throws -> Subprocess {
-        try Subprocess("/usr/bin/Xvfb", display + ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        // -noreset: what a client leaves on the root (xrdb's resources) stays when it disconnects,
+        // as on a desktop, where the session keeps the server from resetting.
+        try Subprocess("/usr/bin/Xvfb", display + ["-displayfd", "1", "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
                        environment: ProcessInfo.processInfo.environment)
     }
 
