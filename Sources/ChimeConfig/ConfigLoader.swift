@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeGLib
+import Glibc
 
 /// Reads chime.conf with GKeyFile into `ChimeSettings`. Every problem is reported as
 /// "FILE:LINE: what is wrong"; a file with any problem is refused whole, so the caller
@@ -21,6 +22,12 @@ public struct ConfigLoader {
     /// `$XDG_CONFIG_HOME/chime`, else `~/.config/chime`: chime.conf and style.css live here.
     public static func folder(environment: [String: String]) -> String {
         chimeFolder("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
+    }
+
+    /// The user's style sheet for GTK's banners and panel, when there is one to read.
+    public static func userStyleSheet(environment: [String: String]) -> String? {
+        let path = folder(environment: environment) + "/style.css"
+        return access(path, R_OK) == 0 ? path : nil
     }
 
     public static func defaultPath(environment: [String: String]) -> String {

@@ -11,9 +11,10 @@ public enum ControlProtocol {
     /// chime-presenter's exit status when it had nothing on screen for `[popups] idle-exit`:
     /// chimed starts it again for the next banner.
     public static let idleExit: Int32 = 4
-    /// chime-banners' exit status when the display is there but it cannot place banners on it (a
-    /// Wayland compositor without wlr-layer-shell): chimed has chime-presenter draw them instead.
-    public static let cannotPlaceBanners: Int32 = 5
+    /// chime-banners' exit status when GTK's banners are what this desktop needs (a Wayland
+    /// compositor without wlr-layer-shell, the user's style.css, a screen reader; it says which):
+    /// chimed has chime-presenter draw them instead.
+    public static let needsGTKBanners: Int32 = 5
     /// How many local days of activity the center keeps, and `Activity` may ask for.
     public static let activityDays = 400
 }

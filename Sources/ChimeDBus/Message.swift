@@ -50,6 +50,12 @@ public final class Message {
         return message
     }
 
+    /// The same call, never starting its destination: an answer only from a service that runs.
+    public func withoutAutoStart() -> Message {
+        dbus_message_set_auto_start(raw, 0)
+        return self
+    }
+
     public func reply(_ arguments: [BusValue]) -> Message {
         let reply = Message(owning: dbus_message_new_method_return(raw)!)
         MessageWriter.append(arguments, to: reply.raw)

@@ -56,7 +56,7 @@ public final class PresenterChild {
     var ended: () -> Void = {}
 
     /// `program`: its name (found beside chimed) and arguments; `fallback`, what draws when it
-    /// cannot place banners on the display (`ControlProtocol.cannotPlaceBanners`).
+    /// cannot draw what this desktop needs (`ControlProtocol.needsGTKBanners`).
     init(environment: [String: String], configPath: String, program: [String], fallback: [String]? = nil) {
         self.environment = environment
         self.configPath = configPath
@@ -136,8 +136,8 @@ public final class PresenterChild {
 
     private func exited(_ status: Int32) {
         pid = nil
-        if status & 0x7f == 0, (status >> 8) & 0xff == ControlProtocol.cannotPlaceBanners, let fallback, self.status == .on {
-            Log.info("\(program[0]) cannot place banners on this display (no wlr-layer-shell); \(fallback[0]) draws them")
+        if status & 0x7f == 0, (status >> 8) & 0xff == ControlProtocol.needsGTKBanners, let fallback, self.status == .on {
+            Log.info("\(fallback[0]) draws the banners from now on")
             program = fallback
             self.fallback = nil
             return start()

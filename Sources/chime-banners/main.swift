@@ -62,13 +62,18 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
                                            opened: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
                                            playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) },
                                            interact: { helper.open($0, closed: $1) })
+    if let reason = GTKBannersNeeded.reason(environment: environment, bus: connection) {
+        Log.info("banners: \(reason): chime-presenter draws them")
+        return ControlProtocol.needsGTKBanners
+    }
     let made: LightBanners?
     do {
         made = try LightBanners(settings: settings.popups, environment: environment, callbacks: callbacks,
                                 log: { Log.warning("banners: " + $0) },
                                 ended: { Log.flush(); exit(1) })
     } catch {
-        return ControlProtocol.cannotPlaceBanners
+        Log.info("banners: this compositor has no wlr-layer-shell to place them: chime-presenter draws them")
+        return ControlProtocol.needsGTKBanners
     }
     guard let banners = made else {
         Log.warning("banners: cannot open the display \(environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? "")")

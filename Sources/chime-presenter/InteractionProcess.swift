@@ -17,8 +17,7 @@ enum InteractionProcess {
             return 1
         }
         guard PopupPresenter.openDisplay() else { return ControlProtocol.displayUnavailable }
-        let css = ConfigLoader.folder(environment: environment) + "/style.css"
-        ShippedStyle.apply(user: access(css, R_OK) == 0 ? css : nil, log: { Log.warning("presenter: " + $0) })
+        ShippedStyle.apply(user: ConfigLoader.userStyleSheet(environment: environment), log: { Log.warning("presenter: " + $0) })
         let name = ControlProtocol.name, path = ControlProtocol.path
         guard let shown = try? connection.call(.methodCall(destination: name, path: path, interface: name, method: "Show",
                                                            arguments: [.uint32(interaction.id)])),

@@ -24,8 +24,7 @@ enum PresenterProcess {
             Log.warning("presenter: cannot open the display \(display)")
             return ControlProtocol.displayUnavailable
         }
-        let css = ConfigLoader.folder(environment: environment) + "/style.css"
-        ShippedStyle.apply(user: access(css, R_OK) == 0 ? css : nil, log: { Log.warning("presenter: " + $0) })
+        ShippedStyle.apply(user: ConfigLoader.userStyleSheet(environment: environment), log: { Log.warning("presenter: " + $0) })
         var presenter: PopupPresenter?
         if !panelOnly {
             presenter = PopupPresenter(

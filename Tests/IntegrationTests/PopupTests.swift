@@ -313,9 +313,11 @@ import Testing
         #expect(try iconArea(shown[1]) < 0.5, "no icon where there is no desktop file")
     }
 
-    @Test func theUsersStyleSheetRestylesTheBanners() throws {
+    /// A user's style.css restyles the banners: GTK's read it, so where chime-banners would draw
+    /// them chime-presenter does (chime-banners says why and leaves).
+    @Test(arguments: Drawing.allCases) func theUsersStyleSheetRestylesTheBanners(_ drawing: Drawing) throws {
         let display = try XDisplay()
-        let bus = try TestBus(daemon: false, display: display)
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
         try bus.writeConfig("window.chime-banner { background-color: #ffffff; }\n", file: "style.css")
         try bus.startDaemon()
         _ = try bus.client().notify(summary: "white", timeout: 0)
@@ -325,6 +327,26 @@ import Testing
         // The banner's lower right, where no text is: the shipped style is dark, this one white.
         #expect(try XDisplay.brightness(x: banner.x + banner.width - 40, y: banner.y + banner.height - 12,
                                         width: 30, height: 6, in: shot) > 0.9)
+        if drawing == .light { #expect(bus.logSays("style.css styles them: chime-presenter draws them"), "\(bus.daemonLog)") }
+    }
+
+    /// With a screen reader running (the accessibility bus says ScreenReaderEnabled, as while
+    /// Orca runs), GTK draws the banners, whose windows it can read; chime-banners says why.
+    @Test func withAScreenReaderRunningGTKDrawsTheBanners() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display, drawing: .light)
+        let accessibility = try FakeService(address: bus.address, name: "org.a11y.Bus") { message, connection in
+            guard message.member == "Get", message.arguments.last == .string("ScreenReaderEnabled") else { return false }
+            connection.send(message.reply([.variant(.bool(true))]))
+            return true
+        }
+        defer { accessibility.stop() }
+        try bus.startDaemon()
+        let daemon = try #require(bus.daemon)
+        _ = try bus.client().notify(summary: "read aloud", timeout: 0)
+        _ = try display.waitForWindows { $0.count == 1 }
+        #expect(bus.logSays("banners: a screen reader runs: chime-presenter draws them"), "\(bus.daemonLog)")
+        #expect(try bus.run("pgrep", ["-P", "\(daemon.pid)", "-f", "chime-presenter --banners-only"]).status == 0)
     }
 
     @Test(arguments: Drawing.allCases) func pastTheMaximumOneLineCountsTheRest(_ drawing: Drawing) throws {
@@ -600,7 +622,7 @@ extension PopupTests {
         try bus.startDaemon()
         let daemon = try #require(bus.daemon)
         _ = try bus.client().notify(summary: "on weston", timeout: 0)
-        #expect(bus.logSays("chime-banners cannot place banners on this display (no wlr-layer-shell); chime-presenter draws them"))
+        #expect(bus.logSays("banners: this compositor has no wlr-layer-shell to place them: chime-presenter draws them"))
         let client = try bus.client()
         #expect(client.waitUntil { (try? bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", "chime-presenter"]).status) == 0 },
                 "chime-presenter runs: \(bus.daemonLog)")

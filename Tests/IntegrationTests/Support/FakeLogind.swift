@@ -7,21 +7,15 @@ import Foundation
 /// bus, answering Manager.GetSession("auto") with the session's own path, Properties.GetAll and
 /// Get for LockedHint and IdleHint, and announcing changes with PropertiesChanged on that path
 /// alone, as logind does (never on ".../session/auto").
-/// Serves on a thread of its own; libdbus connections are thread-safe.
 final class FakeLogind: @unchecked Sendable {
     static let sessionPath = "/org/freedesktop/login1/session/_32"
-    private let connection: BusConnection
     private let lock = NSLock()
     private var hints: [String: Bool]
-    private var running = true
-    private var thread: Thread?
+    private var service: FakeService?
 
     init(address: String, locked: Bool, idle: Bool = false) throws {
         hints = ["LockedHint": locked, "IdleHint": idle]
-        connection = try BusConnection(address: address)
-        _ = try connection.requestName("org.freedesktop.login1", replace: false)
-        connection.setHandler { [unowned self] message in
-            guard message.kind == .methodCall else { return false }
+        service = try FakeService(address: address, name: "org.freedesktop.login1") { [unowned self] message, connection in
             let hints = lock.withLock { self.hints }
             switch message.member {
             case "GetSession":
@@ -36,17 +30,9 @@ final class FakeLogind: @unchecked Sendable {
             }
             return true
         }
-        let thread = Thread { [unowned self] in
-            while lock.withLock({ running }) { _ = connection.readWriteDispatch(timeoutMilliseconds: 50) }
-        }
-        self.thread = thread
-        thread.start()
     }
 
-    func stop() {
-        lock.withLock { running = false }
-        while thread?.isFinished == false { usleep(1_000) }
-    }
+    func stop() { service?.stop() }
 
     func setLocked(_ value: Bool) { set("LockedHint", value) }
     func setIdle(_ value: Bool) { set("IdleHint", value) }
@@ -54,6 +40,7 @@ final class FakeLogind: @unchecked Sendable {
     /// Changes one hint and says so as logind does: PropertiesChanged with that property alone.
     private func set(_ hint: String, _ value: Bool) {
         lock.withLock { hints[hint] = value }
+        guard let connection = service?.connection else { return }
         connection.send(.signal(path: Self.sessionPath, interface: "org.freedesktop.DBus.Properties",
                                 name: "PropertiesChanged",
                                 arguments: [.string("org.freedesktop.login1.Session"), .vardict([(hint, .bool(value))]),
