@@ -120,7 +120,7 @@ public final class Daemon {
         StateFolder.secure(AppStateStore.stateFolder(environment: environment))
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         attachments = AttachmentFolder(stateFolder: AppStateStore.stateFolder(environment: environment))
-        if PresenterChild.lightBanners(environment: environment) {
+        if PresenterChild.drawnBanners(environment: environment) {
             presenter = PresenterChild(environment: environment, configPath: configLoader.path, program: ["chime-banners"],
                                        fallback: ["chime-presenter", "--banners-only"])
             panelPresenter = PresenterChild(environment: environment, configPath: configLoader.path,

@@ -65,10 +65,9 @@ public final class PresenterChild {
     }
 
     /// Whether chime-banners draws the banners (cairo and pango, without GTK) and chime-presenter
-    /// only the panel: asked for with CHIME_BANNERS=light while chime-banners is being built
-    /// (ARCHITECTURE.md).
-    static func lightBanners(environment: [String: String]) -> Bool {
-        environment["CHIME_BANNERS"] == "light" && hasDisplay(environment)
+    /// only the panel: unless CHIME_BANNERS=gtk asks for GTK's banners (ARCHITECTURE.md).
+    static func drawnBanners(environment: [String: String]) -> Bool {
+        environment["CHIME_BANNERS"] != "gtk" && hasDisplay(environment)
     }
 
     /// Whether chime-presenter runs now (with banners on, it may be waiting for the next one).

@@ -393,7 +393,7 @@ import Testing
         #expect(try bus.chimectl("dismiss", "\(first)").status == 0)
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter left: nothing was on screen") } != nil)
         #expect(running() == false)
-        #expect(try bus.chimectl("status").stdout.contains("banners: on (chime-presenter starts with the next one)"))
+        #expect(try bus.chimectl("status").stdout.contains("banners: on (the banner program starts with the next one)"))
         let second = try client.notify(summary: "second", timeout: 0)
         #expect(try display.waitForWindows { $0.map(\.title) == ["chime-banner-\(second)"] }.count == 1, "drawn by a new presenter")
     }

@@ -95,15 +95,15 @@ struct BannerLatency {
             Notify to banner on screen, each server under a headless sway of its own, from just before the \
             Notify call to the first frame that shows it (`bench/screen-watch.c`, wlr-screencopy); \(counts) \
             samples each. Cold: nothing shown for 1.5 s, chimed's presenter gone (`idle-exit = 1s` here); \
-            warm: right after the last banner went. chime-banners: chimed with `CHIME_BANNERS=light`.
+            warm: right after the last banner went. GTK banners: chimed with `CHIME_BANNERS=gtk`.
 
-            | Notify to banner | chimed | chimed, chime-banners | dunst | mako | chimed / dunst | chime-banners / dunst | chimed / mako | target |
+            | Notify to banner | chimed | chimed, GTK banners | dunst | mako | chimed / dunst | GTK banners / dunst | chimed / mako | target |
             |---|---|---|---|---|---|---|---|---|
 
             """
         for (label, samples, fraction, target) in [("cold p50", \Figures.cold, 0.5, "≤ 150 ms"), ("cold p99", \Figures.cold, 0.99, ""),
                                                    ("warm p50", \Figures.warm, 0.5, ""), ("warm p99", \Figures.warm, 0.99, "")] {
-            let values = ["chimed", "chimed-banners", "dunst", "mako"].map { value($0, samples, fraction) }
+            let values = ["chimed", "chimed-gtk", "dunst", "mako"].map { value($0, samples, fraction) }
             let cells = values.map { format($0, 0) + " ms" }
                 + [formatRatio(values[0] / values[2]), formatRatio(values[1] / values[2]), formatRatio(values[0] / values[3])]
             text += "| \(label) | " + cells.joined(separator: " | ") + " | \(target) |\n"

@@ -26,11 +26,11 @@ struct DisplayFootprint {
 
     enum Kind: String, CaseIterable {
         case chimed
-        /// chimed with its banners drawn by chime-banners (CHIME_BANNERS=light), while it is being built.
-        case chimedBanners = "chimed-banners"
+        /// chimed with its banners drawn by GTK (CHIME_BANNERS=gtk), chime-banners' fallback.
+        case chimedGTK = "chimed-gtk"
         case dunst, mako
 
-        var isChime: Bool { self == .chimed || self == .chimedBanners }
+        var isChime: Bool { self == .chimed || self == .chimedGTK }
     }
 
     static func measure(binaries: URL, kinds: [Kind]) -> DisplayFootprint {
@@ -98,9 +98,9 @@ struct DisplayFootprint {
     /// CHIME_BENCH_WRAP's profiler if it names one.
     static func start(_ kind: Kind, binaries: URL, environment: [String: String]) throws -> Subprocess {
         var environment = environment
-        if kind == .chimedBanners { environment["CHIME_BANNERS"] = "light" }
+        if kind == .chimedGTK { environment["CHIME_BANNERS"] = "gtk" }
         let (executable, arguments): (String, [String]) = switch kind {
-        case .chimed, .chimedBanners: (binaries.appendingPathComponent("chimed").path, [])
+        case .chimed, .chimedGTK: (binaries.appendingPathComponent("chimed").path, [])
         case .dunst: ("/usr/bin/dunst", ["-config", binaries.appendingPathComponent("dunstrc").path])
         case .mako: ("/usr/bin/mako", [])
         }
@@ -141,16 +141,16 @@ struct DisplayFootprint {
         func ratio(_ key: KeyPath<Figures, Double>, _ other: String, of name: String = "chimed") -> String {
             formatRatio(value(name, key) / value(other, key))
         }
-        let servers = ["chimed", "chimed-banners", "dunst", "mako"]
+        let servers = ["chimed", "chimed-gtk", "dunst", "mako"]
         var text = """
             With a display (Xvfb for chimed and dunst, a headless sway for mako), default configs, PSS of each \
-            server's processes (chimed with chime-presenter while it runs; in the chime-banners column, with \
-            chime-banners, which draws without GTK and is being built, `CHIME_BANNERS=light`), and of that their private dirty \
+            server's processes (chimed with chime-banners while it runs; in the GTK column, with chime-presenter, \
+            which draws the banners with GTK where chime-banners cannot, `CHIME_BANNERS=gtk`), and of that their private dirty \
             memory (heap, stacks, relocated data), which no other process can share: what a server costs beyond \
             the libraries' pages, which a desktop running GTK, cairo and pango apps already holds; and, idle, how \
             often a minute its threads woke (context switches in \(Int(Self.idleWindow)) s, after the idle PSS):
 
-            | with a display | chimed | chimed, chime-banners | dunst | mako | chimed / dunst | chime-banners / dunst | chimed / mako | target |
+            | with a display | chimed | chimed, GTK banners | dunst | mako | chimed / dunst | GTK banners / dunst | chimed / mako | target |
             |---|---|---|---|---|---|---|---|---|
 
             """
@@ -160,12 +160,12 @@ struct DisplayFootprint {
                                      ("5 banners: private dirty", \Figures.fiveBannersDirty, "")] {
             let cells = servers.map { format(value($0, key) / 1024, 1) + " MB" }
             text += "| \(label) | " + cells.joined(separator: " | ")
-                + " | \(ratio(key, "dunst")) | \(ratio(key, "dunst", of: "chimed-banners")) | \(ratio(key, "mako")) | \(target) |\n"
+                + " | \(ratio(key, "dunst")) | \(ratio(key, "dunst", of: "chimed-gtk")) | \(ratio(key, "mako")) | \(target) |\n"
         }
         let wakeups = servers.map { format(value($0, \Figures.idleWakeups), 1) }
         text += "| idle: wakeups a minute | " + wakeups.joined(separator: " | ")
-            + " | \(ratio(\Figures.idleWakeups, "dunst")) | \(ratio(\Figures.idleWakeups, "dunst", of: "chimed-banners")) | \(ratio(\Figures.idleWakeups, "mako")) |  |\n"
+            + " | \(ratio(\Figures.idleWakeups, "dunst")) | \(ratio(\Figures.idleWakeups, "dunst", of: "chimed-gtk")) | \(ratio(\Figures.idleWakeups, "mako")) |  |\n"
         let processes = figures.first { $0.name == "chimed" }?.figures.processes ?? 0
-        return text + "\nWith 5 banners chimed ran as \(processes) process\(processes == 1 ? "" : "es") (chimed and chime-presenter); idle, as \(figures.first { $0.name == "chimed" }?.figures.idleProcesses ?? 0).\n"
+        return text + "\nWith 5 banners chimed ran as \(processes) process\(processes == 1 ? "" : "es") (chimed and chime-banners); idle, as \(figures.first { $0.name == "chimed" }?.figures.idleProcesses ?? 0).\n"
     }
 }

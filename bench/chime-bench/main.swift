@@ -7,7 +7,7 @@ import Glibc
 // Usage: chime-bench BINDIR [--quick] [--compare DIR] [--only KIND,...] [--write FILE]
 //        chime-bench BINDIR --interleaved [--one-cpu] [--quick] [--compare DIR] [--only KIND,...]
 //        chime-bench BINDIR --search [--quick]   (control calls and the center's search alone)
-//        chime-bench BINDIR --display [--only KIND,...]          (memory with a display alone: chimed, chimed-banners, dunst, mako)
+//        chime-bench BINDIR --display [--only KIND,...]          (memory with a display alone: chimed, chimed-gtk, dunst, mako)
 //        chime-bench BINDIR --latency [--quick] [--only KIND,...] (Notify to banner on screen alone: chimed, dunst, mako)
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
 // reference-10us and reference-20us (the reference with that much work of its own a Notify), and,

@@ -4,8 +4,8 @@ import Glibc
 import Testing
 @testable import ChimeDBus
 
-/// Which program draws the banners on X11: chime-presenter with GTK, or chime-banners with cairo
-/// and pango alone (CHIME_BANNERS=light). Tests of what both must do run with each.
+/// Which program draws the banners: chime-banners with cairo and pango alone (the default), or
+/// chime-presenter with GTK (CHIME_BANNERS=gtk). Tests of what both must do run with each.
 enum Drawing: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case gtk, light
 
@@ -56,7 +56,7 @@ final class TestBus: @unchecked Sendable {
     /// `drawing`: which program draws the banners on X11.
     init(daemon startDaemon: Bool = true, arguments: [String] = [], activation: Bool = false, config: String? = nil,
          systemBus: Bool = false, pulse: PulseServer? = nil, display: XDisplay? = nil, wayland: Bool = false,
-         threadCooldown: Bool = false, drawing: Drawing = .gtk) throws {
+         threadCooldown: Bool = false, drawing: Drawing = .light) throws {
         self.pulse = pulse
         self.display = display
         self.drawing = drawing
@@ -159,7 +159,7 @@ final class TestBus: @unchecked Sendable {
         var env = Self.privateEnvironment(directory: directory, address: address)
         env["PULSE_SERVER"] = pulse?.address ?? "unix:\(directory.path)/no-pulse"
         if let display { env["DISPLAY"] = display.name }
-        if drawing == .light { env["CHIME_BANNERS"] = "light" }
+        if drawing == .gtk { env["CHIME_BANNERS"] = "gtk" }
         env.merge(extraEnvironment) { _, new in new }
         if let wayland { env.merge(wayland.environment) { _, new in new } }
         return env
