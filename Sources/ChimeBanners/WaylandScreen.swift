@@ -100,8 +100,7 @@ final class WaylandScreen: BannerScreen {
     }
 
     func makeWindow(title: String, output: String?, draw: @escaping (OpaquePointer) -> Void) -> BannerWindow {
-        let chosen = output.flatMap { name in outputs.values.first { $0.name == name } }
-        let window = WaylandWindow(screen: self, surface: wl_compositor_create_surface(compositor)!, output: chosen?.proxy,
+        let window = WaylandWindow(screen: self, surface: wl_compositor_create_surface(compositor)!, output: self.output(named: output),
                                    scale: scale(output: output), draw: draw)
         windows[window.surface] = Weak(window: window)
         return window
@@ -110,7 +109,12 @@ final class WaylandScreen: BannerScreen {
     /// A window is drawn first at the scale of its output, else of the finest there is (the
     /// compositor says which it entered only once it is shown): sharp at once, rarely drawn twice.
     func scale(output: String?) -> Int {
-        output.flatMap { name in outputs.values.first { $0.name == name }?.scale } ?? outputs.values.map(\.scale).max() ?? 1
+        self.output(named: output).flatMap(scale(of:)) ?? outputs.values.map(\.scale).max() ?? 1
+    }
+
+    /// The output the compositor calls `name`, while it has one.
+    func output(named name: String?) -> OpaquePointer? {
+        name.flatMap { name in outputs.values.first { $0.name == name }?.proxy }
     }
 
     /// The scale of an output a surface entered.
@@ -170,7 +174,7 @@ final class WaylandScreen: BannerScreen {
     nonisolated(unsafe) private static let outputListener = permanentCallbackTable(wl_output_listener(
         geometry: { _, _, _, _, _, _, _, _, _, _ in },
         mode: { _, _, _, _, _, _ in },
-        done: { data, output in
+        done: { data, _ in
             // A new scale: the windows on the output draw at it.
             for window in me(data).windows.values { window.window?.rescale() }
         },

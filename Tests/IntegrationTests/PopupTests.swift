@@ -692,6 +692,33 @@ extension WaylandPopupTests {
 }
 
 extension WaylandPopupTests {
+    /// On Wayland banners take GNOME's interface settings, as GTK programs there do (`gsettings
+    /// set org.gnome.desktop.interface text-scaling-factor 2`; GSettings' keyfile backend here):
+    /// larger text makes a taller banner, with either program.
+    @Test(arguments: Drawing.allCases) func onWaylandBannersTakeGNOMEsTextSize(_ drawing: Drawing) throws {
+        func bottom(scaled: Bool) throws -> Int {
+            let bus = try TestBus(daemon: false, wayland: true, drawing: drawing)
+            bus.extraEnvironment = ["GSETTINGS_BACKEND": "keyfile"]
+            if scaled {
+                let folder = bus.directory.appendingPathComponent("config/glib-2.0/settings")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try "[org/gnome/desktop/interface]\ntext-scaling-factor=2.0\n"
+                    .write(to: folder.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+            }
+            try bus.startDaemon()
+            let wayland = try #require(bus.wayland)
+            _ = try bus.client().notify(app: "Mail", summary: "The text size", body: "of the desktop", timeout: 0)
+            let shot = bus.directory.appendingPathComponent("text-size.png").path
+            _ = try wayland.waitUntilTopRightDrawn(shot: shot)
+            // Down a column through the banner, right of its text: where it ends.
+            let column = try XDisplay.column(x: wayland.width - 12 - 30, in: shot)
+            let background = column.last ?? 0
+            return column.lastIndex { abs($0 - background) > 0.02 } ?? 0
+        }
+        let normal = try bottom(scaled: false), large = try bottom(scaled: true)
+        #expect(large > normal + 20, "at 96 dpi the banner ends at \(normal); at text-scaling-factor 2, \(large)")
+    }
+
     /// On an output at scale 2 (most HiDPI screens) a banner is drawn with two pixels to each of
     /// its units, as sharp as the screen is: not drawn at scale 1 and stretched, where each pair
     /// of pixels would be one pixel twice (sway's pixman renderer stretches by repeating them).
