@@ -175,7 +175,7 @@ if kinds.contains(.chimed) {
     fflush(nil)
     controlCalls = ControlCalls.measure(binaries: binaries, pulse: pulse, count: kept)
     if !quick {
-        print("measuring memory with a display: chimed, dunst, mako...")
+        print("measuring memory with a display: \(displayKinds.map(\.rawValue).joined(separator: ", "))...")
         fflush(nil)
         displayFootprint = DisplayFootprint.measure(binaries: binaries, kinds: displayKinds)
         print("measuring Notify to banner on screen: chimed, dunst, mako...")
