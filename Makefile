@@ -10,7 +10,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                pulseaudio pulseaudio-utils sox libsox-fmt-base libsqlite3-dev \
                libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxcb1-dev libxkbcommon-dev \
                libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxcb-randr0-dev \
-               xvfb xdotool openbox x11-xserver-utils xwayland imagemagick sway grim bsdutils \
+               xvfb xdotool openbox x11-xserver-utils xsettingsd xwayland imagemagick sway grim bsdutils \
                python3-gi gir1.2-notify-0.7 xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston
 
 # Only for `make bench`: the daemon users leave, and a display for it.
