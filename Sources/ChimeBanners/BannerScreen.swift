@@ -36,6 +36,8 @@ protocol BannerScreen: AnyObject {
     var isTranslucent: Bool { get }
     /// Called once when the display goes away.
     var ended: () -> Void { get set }
+    /// Called when the work area or the monitors changed: banners are placed again.
+    var changed: () -> Void { get set }
     /// A window named `title`, not yet shown, on the output named `output` when there is one
     /// (else the primary or the compositor's choice); `draw` paints it with cairo.
     func makeWindow(title: String, output: String?, draw: @escaping (OpaquePointer) -> Void) -> BannerWindow

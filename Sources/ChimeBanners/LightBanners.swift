@@ -91,6 +91,7 @@ public final class LightBanners {
         // GDK_DPI_SCALE: GTK's setting to make text larger or smaller than the desktop's DPI.
         pango_cairo_context_set_resolution(context, desktop.dpi * (environment["GDK_DPI_SCALE"].flatMap { Double($0) } ?? 1))
         screen.ended = ended
+        screen.changed = { [unowned self] in arrange() }
     }
 
     deinit {

@@ -35,6 +35,8 @@ final class WaylandScreen: BannerScreen {
     /// Activation tokens asked for, with what to do with each when it comes.
     private var tokens: [OpaquePointer: (String) -> Void] = [:]
     var ended: () -> Void = {}
+    /// Never called: the compositor places surfaces by their anchors, on any output's size.
+    var changed: () -> Void = {}
 
     var xsettings: XSettings? { nil }
 

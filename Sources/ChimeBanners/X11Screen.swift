@@ -24,6 +24,8 @@ final class X11Screen: BannerScreen {
     private var watch: UInt32?
     private let atoms: [String: xcb_atom_t]
     var ended: () -> Void = {}
+    var changed: () -> Void = {}
+    private var changeScheduled = false
     /// The X server's time of the last click, for the startup ids made for it.
     private var lastEventTime: UInt32 = 0
     /// Startup ids made for clicks, counted to keep each one unique.
@@ -224,6 +226,19 @@ final class X11Screen: BannerScreen {
 
     private func units(_ pixels: Int16) -> Double { Double(pixels) / Double(scale) }
 
+    /// Says `changed` once the events that came together are handled (RandR sends several for
+    /// one change).
+    private func changeSoon() {
+        guard !changeScheduled else { return }
+        changeScheduled = true
+        GLibSources.idle { [weak self] in
+            guard let self else { return false }
+            changeScheduled = false
+            changed()
+            return false
+        }
+    }
+
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         defer { free(event) }
         let raw = UnsafeRawPointer(event)
@@ -239,9 +254,13 @@ final class X11Screen: BannerScreen {
             let motion = raw.load(as: xcb_motion_notify_event_t.self)
             windows[motion.event]?.window?.moved?(units(motion.event_x), units(motion.event_y))
         case XCB_PROPERTY_NOTIFY:
-            if raw.load(as: xcb_property_notify_event_t.self).atom == atoms["_NET_WORKAREA"] { knownWorkArea = nil }
+            if raw.load(as: xcb_property_notify_event_t.self).atom == atoms["_NET_WORKAREA"] {
+                knownWorkArea = nil
+                changeSoon()
+            }
         case _ where randrEvents.map { X11Monitors.isChange(event.pointee.response_type & 0x7f, firstEvent: $0) } ?? false:
             knownMonitors = nil
+            changeSoon()
         case XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY:
             let crossing = raw.load(as: xcb_enter_notify_event_t.self)
             windows[crossing.event]?.window?.crossed?(Int32(event.pointee.response_type & 0x7f) == XCB_ENTER_NOTIFY)

@@ -129,6 +129,8 @@ import Testing
         _ = try client.notify(summary: "before the panel", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 1 }.first?.y == 12)
         try display.run("/usr/bin/xprop", ["-root", "-f", "_NET_WORKAREA", "32c", "-set", "_NET_WORKAREA", "0, 40, 1280, 760"])
+        let moved = try display.waitForWindows { $0.first?.y == 52 }
+        #expect(moved.first?.y == 52, "the banner up moves below the panel at once: \(moved)")
         let second = try client.notify(summary: "after the panel", timeout: 0)
         let shown = try display.waitForWindows { $0.first?.title == "chime-banner-\(second)" && $0.first?.y == 52 }
         #expect(shown.first?.y == 52, "12 below the panel's 40: \(shown)")
@@ -160,6 +162,11 @@ import Testing
         #expect(shown.first.map { $0.x + $0.width } == 1280 - 12, "at the right edge of the primary XWAYLAND0: \(shown)")
 
         try display.run("/usr/bin/xrandr", ["--output", "XWAYLAND1", "--primary"])
+        if drawing == .light {
+            // GTK's banners go along only with the next show.
+            let along = try display.waitForWindows { $0.first.map { $0.x > 1280 } ?? false }
+            #expect(along.first.map { $0.x + $0.width } == 1280 + 1920 - 12, "the banner up goes along at once: \(along)")
+        }
         let moved = try primary.client().notify(summary: "after the primary moved", timeout: 0)
         let after = try display.waitForWindows { $0.count == 2 && $0.allSatisfy { $0.x > 1280 } }
         #expect(after.first?.title == "chime-banner-\(moved)")
