@@ -69,6 +69,7 @@ extension Daemon {
                     ("config", .string(configLoader.path)),
                     ("banners", .string(presenter.status.rawValue)),
                     ("presenter-running", .bool(presenter.isRunning)),
+                    ("banner-program", .string(presenter.programName)),
                     ("center-open", .bool(centerOpen)),
                     ("history", .string(store == nil ? "off" : store?.notKept == nil ? "kept" : "not-kept")),
                     ("sharing", .bool(attention.focus.sharing)),

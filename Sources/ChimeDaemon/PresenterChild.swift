@@ -70,6 +70,9 @@ public final class PresenterChild {
         environment["CHIME_BANNERS"] != "gtk" && hasDisplay(environment)
     }
 
+    /// The program that draws now: chime-banners, or chime-presenter (GTK) after it handed over.
+    var programName: String { program[0] }
+
     /// Whether chime-presenter runs now (with banners on, it may be waiting for the next one).
     var isRunning: Bool { pid != nil }
 

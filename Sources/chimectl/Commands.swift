@@ -67,7 +67,9 @@ enum Commands {
                       + "; the foreground and fullscreen rules do not apply")
             }
             switch status["banners"]?.string {
-            case "on": print("banners: on" + (status["presenter-running"]?.bool == false ? " (the banner program starts with the next one)" : ""))
+            case "on":
+                let program = status["banner-program"]?.string == "chime-presenter" ? "chime-presenter (GTK)" : "chime-banners"
+                print("banners: on, drawn by \(program)" + (status["presenter-running"]?.bool == false ? " (it starts with the next one)" : ""))
             case "off": print("banners: off ([popups] enabled = false)")
             case "no-display": print("banners: none: chimed has no display (WAYLAND_DISPLAY, DISPLAY); see its log")
             case "ended": print("banners: none: the banner presenter ended (see chimed's log)")

@@ -334,6 +334,7 @@ import Testing
         // The banner's lower right, where no text is: the shipped style is dark, this one white.
         #expect(try XDisplay.brightness(x: banner.x + banner.width - 40, y: banner.y + banner.height - 12,
                                         width: 30, height: 6, in: shot) > 0.9)
+        #expect(try bus.chimectl("status").stdout.contains("banners: on, drawn by chime-presenter (GTK)"))
         if drawing == .light { #expect(bus.logSays("style.css styles them: chime-presenter draws them"), "\(bus.daemonLog)") }
     }
 
@@ -400,7 +401,7 @@ import Testing
         #expect(try bus.chimectl("dismiss", "\(first)").status == 0)
         #expect(daemon.line(onStderr: true, timeout: 10) { $0.contains("the banner presenter left: nothing was on screen") } != nil)
         #expect(running() == false)
-        #expect(try bus.chimectl("status").stdout.contains("banners: on (the banner program starts with the next one)"))
+        #expect(try bus.chimectl("status").stdout.contains("banners: on, drawn by \(drawing == .gtk ? "chime-presenter (GTK)" : "chime-banners") (it starts with the next one)"))
         let second = try client.notify(summary: "second", timeout: 0)
         #expect(try display.waitForWindows { $0.map(\.title) == ["chime-banner-\(second)"] }.count == 1, "drawn by a new presenter")
     }
@@ -633,7 +634,7 @@ extension PopupTests {
         let client = try bus.client()
         #expect(client.waitUntil { (try? bus.run("pgrep", ["-P", "\(daemon.pid)", "-x", "chime-presenter"]).status) == 0 },
                 "chime-presenter runs: \(bus.daemonLog)")
-        #expect(try bus.chimectl("status").stdout.contains("banners: on"))
+        #expect(try bus.chimectl("status").stdout.contains("banners: on, drawn by chime-presenter (GTK)"))
     }
 
     @Test(arguments: Drawing.allCases) func bannersAppearInTheCornerOnWaylandAndGoWhenDismissed(_ drawing: Drawing) throws {
