@@ -32,6 +32,8 @@ protocol BannerScreen: AnyObject {
     func scale(output: String?) -> Int
     /// What the X11 desktop says of fonts, icons and scale (nil on Wayland).
     var xsettings: XSettings? { get }
+    /// Called when what the desktop says of fonts and icons changed (X11's settings daemon).
+    var desktopChanged: () -> Void { get set }
     /// Whether pixels a window leaves transparent show what is beneath it.
     var isTranslucent: Bool { get }
     /// Called once when the display goes away.

@@ -54,8 +54,10 @@ public final class LightBanners {
     private let screen: BannerScreen
     /// Pango's context for every layout: one font map, one set of font options.
     private let context: OpaquePointer
-    private let icons: IconTheme
-    private let fonts: BannerFonts
+    private var icons: IconTheme
+    private var fonts: BannerFonts
+    /// GDK_DPI_SCALE: GTK's setting to make text larger or smaller than the desktop's DPI.
+    private let dpiScale: Double
     private let log: (String) -> Void
     private var queue = BannerQueue()
     /// Windows exist only for the visible banners: a burst of a thousand costs a thousand small
@@ -80,24 +82,37 @@ public final class LightBanners {
             X11Screen(display: environment["DISPLAY"], fixedScale: environment["GDK_SCALE"].flatMap { Int($0) })
         }
         guard let screen else { return nil }
-        let desktop = DesktopSettings(x11: screen.xsettings)
-        icons = IconTheme(theme: desktop.iconTheme)
-        fonts = BannerFonts(desktop: desktop.font)
         self.settings = settings
         self.callbacks = callbacks
         self.screen = screen
         self.log = log
         context = pango_font_map_create_context(pango_cairo_font_map_get_default())
-        // GDK_DPI_SCALE: GTK's setting to make text larger or smaller than the desktop's DPI.
-        pango_cairo_context_set_resolution(context, desktop.dpi * (environment["GDK_DPI_SCALE"].flatMap { Double($0) } ?? 1))
+        dpiScale = environment["GDK_DPI_SCALE"].flatMap { Double($0) } ?? 1
+        (icons, fonts) = Self.desktopLook(DesktopSettings(x11: screen.xsettings), context: context, dpiScale: dpiScale)
         screen.ended = ended
         screen.changed = { [unowned self] in arrange() }
+        screen.desktopChanged = { [unowned self] in
+            (icons, fonts) = Self.desktopLook(DesktopSettings(x11: screen.xsettings), context: context, dpiScale: dpiScale)
+            forgetDrawn()
+            arrange()
+        }
     }
 
-    deinit {
+    /// The desktop's icon theme and fonts, and its DPI set on `context`.
+    private static func desktopLook(_ desktop: DesktopSettings, context: OpaquePointer, dpiScale: Double) -> (IconTheme, BannerFonts) {
+        pango_cairo_context_set_resolution(context, desktop.dpi * dpiScale)
+        return (IconTheme(theme: desktop.iconTheme), BannerFonts(desktop: desktop.font))
+    }
+
+    /// Drops what is drawn, windows and all: each visible banner is drawn anew by `arrange`.
+    private func forgetDrawn() {
         shown = [:]
         if let more { g_object_unref(UnsafeMutableRawPointer(more.layout)) }
         more = nil
+    }
+
+    deinit {
+        forgetDrawn()
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
@@ -105,9 +120,7 @@ public final class LightBanners {
         // A banner is drawn at its width and icon size, on its output: when those change, each
         // is drawn anew.
         if (settings.width, settings.iconSize, settings.output) != (self.settings.width, self.settings.iconSize, self.settings.output) {
-            shown = [:]
-            if let more { g_object_unref(UnsafeMutableRawPointer(more.layout)) }
-            more = nil
+            forgetDrawn()
         }
         self.settings = settings
         arrange()

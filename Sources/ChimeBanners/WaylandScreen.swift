@@ -39,6 +39,8 @@ final class WaylandScreen: BannerScreen {
     var changed: () -> Void = {}
 
     var xsettings: XSettings? { nil }
+    /// Never called: GNOME's settings are read when chime-banners starts.
+    var desktopChanged: () -> Void = {}
 
     /// Surfaces with an alpha channel: the compositor blends their corners.
     var isTranslucent: Bool { true }

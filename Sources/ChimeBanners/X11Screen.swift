@@ -11,7 +11,9 @@ import Glibc
 final class X11Screen: BannerScreen {
     let connection: OpaquePointer
     let scale: Int
-    let xsettings: XSettings?
+    private(set) var xsettings: XSettings?
+    private let fixedScale: Int?
+    var desktopChanged: () -> Void = {}
     private let screen: UnsafeMutablePointer<xcb_screen_t>
     private let visual: UnsafeMutablePointer<xcb_visualtype_t>
     /// With a compositor running, windows get an ARGB visual (and a colormap for it): corners
@@ -43,15 +45,15 @@ final class X11Screen: BannerScreen {
             return nil
         }
         self.connection = connection
-        var said = XSettings(connection, screen: number, root: screen.pointee.root)
+        let said = Self.desktopSettings(connection, screen: number, root: screen.pointee.root, fixedScale: fixedScale)
         scale = max(1, fixedScale ?? said.windowScale ?? 1)
-        // The daemon's DPI includes its scale; GTK takes the one without it when it scales so.
-        if fixedScale == nil, let unscaled = said.unscaledDPI { said.dpi = unscaled }
+        self.fixedScale = fixedScale
         xsettings = said
+        screenNumber = number
         self.screen = screen
         self.visual = visual
         let names = ["UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WORKAREA",
-                     "_NET_WM_CM_S\(number)"]
+                     "_NET_WM_CM_S\(number)", "_XSETTINGS_SETTINGS"]
         // Asked together, then answered: one round trip.
         let cookies = names.map { xcb_intern_atom(connection, 0, UInt16($0.utf8.count), $0) }
         var atoms: [String: xcb_atom_t] = [:]
@@ -65,12 +67,27 @@ final class X11Screen: BannerScreen {
         // The root's property changes: a new work area; RandR's events: new monitors.
         xcb_change_window_attributes(connection, screen.pointee.root, XCB_CW_EVENT_MASK.rawValue, [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
         randrEvents = X11Monitors.watch(connection, root: screen.pointee.root)
+        // The settings daemon's property changes: new settings.
+        if said.owner != 0 {
+            xcb_change_window_attributes(connection, said.owner, XCB_CW_EVENT_MASK.rawValue, [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        }
         watch = GLibSources.readable(xcb_get_file_descriptor(connection)) { [weak self] in self?.read() ?? false }
     }
 
     deinit {
         if let watch { GLibSources.remove(watch) }
         xcb_disconnect(connection)
+    }
+
+    private let screenNumber: Int32
+
+    /// What the desktop says, with the DPI GTK takes: the daemon's DPI includes its scale, and GTK
+    /// takes the one without it when it scales so.
+    private static func desktopSettings(_ connection: OpaquePointer, screen number: Int32, root: xcb_window_t,
+                                        fixedScale: Int?) -> XSettings {
+        var said = XSettings(connection, screen: number, root: root)
+        if fixedScale == nil, let unscaled = said.unscaledDPI { said.dpi = unscaled }
+        return said
     }
 
     /// A 32-bit visual and a colormap for it, when a compositor owns the screen's `_NET_WM_CM_Sn`.
@@ -254,9 +271,13 @@ final class X11Screen: BannerScreen {
             let motion = raw.load(as: xcb_motion_notify_event_t.self)
             windows[motion.event]?.window?.moved?(units(motion.event_x), units(motion.event_y))
         case XCB_PROPERTY_NOTIFY:
-            if raw.load(as: xcb_property_notify_event_t.self).atom == atoms["_NET_WORKAREA"] {
+            let notify = raw.load(as: xcb_property_notify_event_t.self)
+            if notify.atom == atoms["_NET_WORKAREA"] {
                 knownWorkArea = nil
                 changeSoon()
+            } else if notify.window == xsettings?.owner, notify.atom == atoms["_XSETTINGS_SETTINGS"] {
+                xsettings = Self.desktopSettings(connection, screen: screenNumber, root: screen.pointee.root, fixedScale: fixedScale)
+                desktopChanged()
             }
         case _ where randrEvents.map { X11Monitors.isChange(event.pointee.response_type & 0x7f, firstEvent: $0) } ?? false:
             knownMonitors = nil

@@ -12,6 +12,8 @@ struct XSettings: Equatable {
     /// The resolution before the window scale, which GTK takes when the scale is the daemon's.
     var unscaledDPI: Double?
     var windowScale: Int?
+    /// The settings daemon's window, whose property changes say the settings did (0: none).
+    var owner: xcb_window_t = 0
 
     init(font: String? = nil, iconTheme: String? = nil, dpi: Double? = nil, unscaledDPI: Double? = nil, windowScale: Int? = nil) {
         (self.font, self.iconTheme, self.dpi, self.unscaledDPI, self.windowScale) = (font, iconTheme, dpi, unscaledDPI, windowScale)
@@ -28,6 +30,7 @@ struct XSettings: Equatable {
               let owner = xcb_get_selection_owner_reply(connection, xcb_get_selection_owner(connection, selection), nil) else { return }
         let window = owner.pointee.owner
         free(owner)
+        self.owner = window
         let name = Self.atom(connection, "_XSETTINGS_SETTINGS")
         guard window != 0, let bytes = Self.property(connection, window, name, type: name) else { return }
         let values = Self.decode(bytes)

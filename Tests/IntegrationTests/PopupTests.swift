@@ -99,13 +99,7 @@ import Testing
             case (true, .settingsDaemon):
                 let conf = bus.directory.appendingPathComponent("xsettingsd.conf")
                 try "Gtk/FontName \"DejaVu Sans 20\"\n".write(to: conf, atomically: true, encoding: .utf8)
-                var environment = ProcessInfo.processInfo.environment
-                environment["DISPLAY"] = display.name
-                let daemon = try Subprocess("/usr/bin/xsettingsd", ["-c", conf.path], environment: environment)
-                settingsDaemon = daemon
-                guard daemon.line(onStderr: true, timeout: 10, matching: { $0.contains("Took ownership") }) != nil else {
-                    throw TestFailure("xsettingsd did not start: \(daemon.stderr)")
-                }
+                settingsDaemon = try display.settingsDaemon(config: conf)
             case (true, .xftResource):
                 let resources = bus.directory.appendingPathComponent("Xresources")
                 try "Xft.dpi: 192\n".write(to: resources, atomically: true, encoding: .utf8)
@@ -117,6 +111,24 @@ import Testing
         }
         let normal = try height(larger: false), large = try height(larger: true)
         #expect(large > normal + 20, "Sans 10 at 96 dpi: \(normal) pixels high; larger by \(setting): \(large)")
+    }
+
+    /// When the settings daemon says another font (GNOME's or Xfce's settings changed;
+    /// xsettingsd reading its file again here), the banner up is drawn again in it.
+    @Test(arguments: Drawing.allCases) func theBannerUpTakesTheDesktopsNewFont(_ drawing: Drawing) throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
+        let conf = bus.directory.appendingPathComponent("xsettingsd.conf")
+        try "Gtk/FontName \"DejaVu Sans 10\"\n".write(to: conf, atomically: true, encoding: .utf8)
+        let settingsDaemon = try display.settingsDaemon(config: conf)
+        defer { settingsDaemon.signal(SIGTERM) }
+        try bus.startDaemon()
+        _ = try bus.client().notify(app: "Mail", summary: "The font", body: "of the desktop", timeout: 0)
+        let before = try #require(try display.waitForWindows { $0.count == 1 }.first).height
+        try "Gtk/FontName \"DejaVu Sans 20\"\n".write(to: conf, atomically: true, encoding: .utf8)
+        settingsDaemon.signal(SIGHUP)
+        let after = try display.waitForWindows { ($0.first?.height ?? 0) > before + 20 }.first?.height ?? 0
+        #expect(after > before + 20, "DejaVu Sans 10: \(before) pixels high; after the change to 20: \(after)")
     }
 
     /// Banners keep clear of what the window manager reserves (`_NET_WORKAREA`), also when a

@@ -41,6 +41,16 @@ final class XDisplay: @unchecked Sendable {
         name = try sway.xwaylandDisplay()
     }
 
+    /// An X settings daemon (xsettingsd, as GNOME's and Xfce's publish GTK's settings) serving
+    /// `config`, once it owns the settings; it reads the file again on SIGHUP.
+    func settingsDaemon(config: URL) throws -> Subprocess {
+        let daemon = try Subprocess("/usr/bin/xsettingsd", ["-c", config.path], environment: environment)
+        guard daemon.line(onStderr: true, timeout: 10, matching: { $0.contains("Took ownership") }) != nil else {
+            throw TestFailure("xsettingsd did not start: \(daemon.stderr)")
+        }
+        return daemon
+    }
+
     /// Waits until RandR lists `count` monitors; returns `xrandr --listmonitors`.
     func waitForMonitors(_ count: Int) throws -> String {
         let deadline = Date().addingTimeInterval(10)
