@@ -27,7 +27,9 @@ final class X11Screen: BannerScreen {
     private let atoms: [String: xcb_atom_t]
     var ended: () -> Void = {}
     var changed: () -> Void = {}
-    private var changeScheduled = false
+    /// An event handled said the work area or the monitors changed: `changed` is said once the
+    /// events that came with it are handled too (RandR sends several for one change).
+    private var areaChanged = false
     /// The X server's time of the last click, for the startup ids made for it.
     private var lastEventTime: UInt32 = 0
     /// Startup ids made for clicks, counted to keep each one unique.
@@ -45,15 +47,10 @@ final class X11Screen: BannerScreen {
             return nil
         }
         self.connection = connection
-        let said = Self.desktopSettings(connection, screen: number, root: screen.pointee.root, fixedScale: fixedScale)
-        scale = max(1, fixedScale ?? said.windowScale ?? 1)
-        self.fixedScale = fixedScale
-        xsettings = said
-        screenNumber = number
         self.screen = screen
         self.visual = visual
         let names = ["UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WORKAREA",
-                     "_NET_WM_CM_S\(number)", "_XSETTINGS_SETTINGS"]
+                     "_NET_WM_CM_S\(number)", "_XSETTINGS_S\(number)", "_XSETTINGS_SETTINGS"]
         // Asked together, then answered: one round trip.
         let cookies = names.map { xcb_intern_atom(connection, 0, UInt16($0.utf8.count), $0) }
         var atoms: [String: xcb_atom_t] = [:]
@@ -63,6 +60,11 @@ final class X11Screen: BannerScreen {
             free(reply)
         }
         self.atoms = atoms
+        self.fixedScale = fixedScale
+        let said = Self.desktopSettings(connection, root: screen.pointee.root, atoms: atoms, screen: number, fixedScale: fixedScale)
+        scale = max(1, fixedScale ?? said.windowScale ?? 1)
+        xsettings = said
+        screenNumber = number
         translucent = Self.translucentVisual(connection, screen, compositor: atoms["_NET_WM_CM_S\(number)"])
         // The root's property changes: a new work area; RandR's events: new monitors.
         xcb_change_window_attributes(connection, screen.pointee.root, XCB_CW_EVENT_MASK.rawValue, [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
@@ -83,9 +85,9 @@ final class X11Screen: BannerScreen {
 
     /// What the desktop says, with the DPI GTK takes: the daemon's DPI includes its scale, and GTK
     /// takes the one without it when it scales so.
-    private static func desktopSettings(_ connection: OpaquePointer, screen number: Int32, root: xcb_window_t,
+    private static func desktopSettings(_ connection: OpaquePointer, root: xcb_window_t, atoms: [String: xcb_atom_t], screen number: Int32,
                                         fixedScale: Int?) -> XSettings {
-        var said = XSettings(connection, screen: number, root: root)
+        var said = XSettings(connection, root: root, selection: atoms["_XSETTINGS_S\(number)"], settings: atoms["_XSETTINGS_SETTINGS"])
         if fixedScale == nil, let unscaled = said.unscaledDPI { said.dpi = unscaled }
         return said
     }
@@ -154,11 +156,9 @@ final class X11Screen: BannerScreen {
     private func readWorkArea() -> ScreenArea {
         let whole = ScreenArea(x: 0, y: 0, width: Int(screen.pointee.width_in_pixels), height: Int(screen.pointee.height_in_pixels))
         guard let atom = atoms["_NET_WORKAREA"],
-              let reply = xcb_get_property_reply(connection, xcb_get_property(connection, 0, screen.pointee.root, atom,
-                                                                              xcb_atom_t(XCB_ATOM_CARDINAL.rawValue), 0, 4), nil) else { return whole }
-        defer { free(reply) }
-        guard xcb_get_property_value_length(reply) >= 16, let value = xcb_get_property_value(reply) else { return whole }
-        let numbers = value.assumingMemoryBound(to: UInt32.self)
+              let bytes = X11Property.bytes(connection, screen.pointee.root, atom, type: xcb_atom_t(XCB_ATOM_CARDINAL.rawValue), limit: 16),
+              bytes.count >= 16 else { return whole }
+        let numbers = (0..<4).map { index in bytes.withUnsafeBytes { $0.load(fromByteOffset: index * 4, as: UInt32.self) } }
         guard numbers[2] > 0, numbers[3] > 0 else { return whole }
         return ScreenArea(x: Int(numbers[0]), y: Int(numbers[1]), width: Int(numbers[2]), height: Int(numbers[3]))
     }
@@ -214,7 +214,7 @@ final class X11Screen: BannerScreen {
 
     /// Takes every event that has come, and hands each to its window.
     private func read() -> Bool {
-        while let event = xcb_poll_for_event(connection) { handle(event) }
+        handleEach { xcb_poll_for_event(connection) }
         guard xcb_connection_has_error(connection) == 0 else {
             watch = nil
             ended()
@@ -235,7 +235,7 @@ final class X11Screen: BannerScreen {
         GLibSources.idle { [weak self] in
             guard let self else { return false }
             drainScheduled = false
-            while let event = xcb_poll_for_queued_event(connection) { handle(event) }
+            handleEach { xcb_poll_for_queued_event(connection) }
             xcb_flush(connection)
             return false
         }
@@ -243,16 +243,11 @@ final class X11Screen: BannerScreen {
 
     private func units(_ pixels: Int16) -> Double { Double(pixels) / Double(scale) }
 
-    /// Says `changed` once the events that came together are handled (RandR sends several for
-    /// one change).
-    private func changeSoon() {
-        guard !changeScheduled else { return }
-        changeScheduled = true
-        GLibSources.idle { [weak self] in
-            guard let self else { return false }
-            changeScheduled = false
+    private func handleEach(_ next: () -> UnsafeMutablePointer<xcb_generic_event_t>?) {
+        while let event = next() { handle(event) }
+        if areaChanged {
+            areaChanged = false
             changed()
-            return false
         }
     }
 
@@ -274,14 +269,15 @@ final class X11Screen: BannerScreen {
             let notify = raw.load(as: xcb_property_notify_event_t.self)
             if notify.atom == atoms["_NET_WORKAREA"] {
                 knownWorkArea = nil
-                changeSoon()
+                areaChanged = true
             } else if notify.window == xsettings?.owner, notify.atom == atoms["_XSETTINGS_SETTINGS"] {
-                xsettings = Self.desktopSettings(connection, screen: screenNumber, root: screen.pointee.root, fixedScale: fixedScale)
+                xsettings = Self.desktopSettings(connection, root: screen.pointee.root, atoms: atoms, screen: screenNumber,
+                                                 fixedScale: fixedScale)
                 desktopChanged()
             }
         case _ where randrEvents.map { X11Monitors.isChange(event.pointee.response_type & 0x7f, firstEvent: $0) } ?? false:
             knownMonitors = nil
-            changeSoon()
+            areaChanged = true
         case XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY:
             let crossing = raw.load(as: xcb_enter_notify_event_t.self)
             windows[crossing.event]?.window?.crossed?(Int32(event.pointee.response_type & 0x7f) == XCB_ENTER_NOTIFY)

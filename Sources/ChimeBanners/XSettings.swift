@@ -3,8 +3,8 @@ import Glibc
 
 /// What an X11 desktop tells GTK programs beyond settings.ini: the XSETTINGS a settings daemon
 /// (gnome-settings-daemon, xfsettingsd, xsettingsd) publishes, and the Xft.dpi resource
-/// (`xrdb`). GTK takes these over settings.ini; read once, when banners start.
-struct XSettings: Equatable {
+/// (`xrdb`). GTK takes these over settings.ini.
+struct XSettings {
     var font: String?
     var iconTheme: String?
     /// Font resolution in dots per inch: XSETTINGS' Xft/DPI, else the Xft.dpi resource.
@@ -15,24 +15,19 @@ struct XSettings: Equatable {
     /// The settings daemon's window, whose property changes say the settings did (0: none).
     var owner: xcb_window_t = 0
 
-    init(font: String? = nil, iconTheme: String? = nil, dpi: Double? = nil, unscaledDPI: Double? = nil, windowScale: Int? = nil) {
-        (self.font, self.iconTheme, self.dpi, self.unscaledDPI, self.windowScale) = (font, iconTheme, dpi, unscaledDPI, windowScale)
-    }
-
-    /// Asks the server for both: the settings window's property, and the root's resources.
-    init(_ connection: OpaquePointer, screen number: Int32, root: xcb_window_t) {
+    /// Asks the server for both: the settings window's property (`settings`, owned by whoever
+    /// owns the selection `selection`, `_XSETTINGS_Sn`), and the root's resources.
+    init(_ connection: OpaquePointer, root: xcb_window_t, selection: xcb_atom_t?, settings: xcb_atom_t?) {
         let string = xcb_atom_t(XCB_ATOM_STRING.rawValue)
-        if let resources = Self.property(connection, root, xcb_atom_t(XCB_ATOM_RESOURCE_MANAGER.rawValue), type: string) {
+        if let resources = X11Property.bytes(connection, root, xcb_atom_t(XCB_ATOM_RESOURCE_MANAGER.rawValue), type: string) {
             dpi = Self.xftDPI(in: String(decoding: resources, as: UTF8.self))
         }
-        let selection = Self.atom(connection, "_XSETTINGS_S\(number)")
-        guard selection != 0,
+        guard let selection, let settings,
               let owner = xcb_get_selection_owner_reply(connection, xcb_get_selection_owner(connection, selection), nil) else { return }
         let window = owner.pointee.owner
         free(owner)
         self.owner = window
-        let name = Self.atom(connection, "_XSETTINGS_SETTINGS")
-        guard window != 0, let bytes = Self.property(connection, window, name, type: name) else { return }
+        guard window != 0, let bytes = X11Property.bytes(connection, window, settings, type: settings) else { return }
         let values = Self.decode(bytes)
         if case .string(let font)? = values["Gtk/FontName"], !font.isEmpty { self.font = font }
         if case .string(let theme)? = values["Net/IconThemeName"], !theme.isEmpty { iconTheme = theme }
@@ -98,19 +93,4 @@ struct XSettings: Equatable {
         return nil
     }
 
-    private static func atom(_ connection: OpaquePointer, _ name: String) -> xcb_atom_t {
-        guard let reply = xcb_intern_atom_reply(connection, xcb_intern_atom(connection, 1, UInt16(name.utf8.count), name), nil) else { return 0 }
-        defer { free(reply) }
-        return reply.pointee.atom
-    }
-
-    /// A property's bytes (at most 64 KB).
-    private static func property(_ connection: OpaquePointer, _ window: xcb_window_t, _ name: xcb_atom_t, type: xcb_atom_t) -> [UInt8]? {
-        guard name != 0, let reply = xcb_get_property_reply(connection, xcb_get_property(connection, 0, window, name, type, 0, 16_384), nil)
-        else { return nil }
-        defer { free(reply) }
-        let length = Int(xcb_get_property_value_length(reply))
-        guard length > 0, let value = xcb_get_property_value(reply) else { return nil }
-        return Array(UnsafeRawBufferPointer(start: value, count: length))
-    }
 }
