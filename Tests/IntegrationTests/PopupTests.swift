@@ -968,6 +968,20 @@ extension WaylandPopupTests {
 }
 
 extension PopupTests {
+    /// On X11 a click elsewhere closes the reply field chime-banners opened over its banner, as
+    /// Escape does: the keyboard goes back, and the banner stays.
+    @Test func aClickElsewhereClosesTheReplyField() throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display, drawing: .light)
+        let asked = try bus.client().notify(summary: "reply to me", actions: ["inline-reply", "Reply"], timeout: 0)
+        let field = try #require(try display.waitForWindows { $0.first?.title == "chime-banner-\(asked)" }.first)
+        try display.click(x: field.x + field.width / 2, y: field.y + field.height - 24)
+        _ = try display.waitForWindows("chime-reply") { $0.count == 1 }
+        try display.click(x: 100, y: 700)
+        #expect(try display.waitForWindows("chime-reply") { $0.isEmpty }.isEmpty, "the field closed")
+        #expect(try display.windows().map(\.title) == ["chime-banner-\(asked)"], "the banner stays")
+    }
+
     /// The reply field has a send button, named as the app asks (`x-kde-reply-submit-button-text`).
     @Test(arguments: Drawing.allCases) func theReplyFieldsSendButtonSendsTheReply(_ drawing: Drawing) throws {
         let display = try XDisplay()
