@@ -13,10 +13,15 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                xvfb xdotool openbox x11-xserver-utils xsettingsd xwayland imagemagick sway grim bsdutils \
                python3-gi gir1.2-notify-0.7 xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston
 
+# SwiftPM reads the libraries' pkg-config files itself and warns about every `-pthread` in them,
+# a flag glibc no longer needs: it reads copies without it, made here, before the system's.
+PC_DIR = $(CURDIR)/.build/pkgconfig
+export PKG_CONFIG_PATH := $(PC_DIR)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst mako-notifier
 
-.PHONY: all deps build run test test-release bench bench-quick bench-build hot-functions release install uninstall clean screenshots \
+.PHONY: all deps pkgconfig build run test test-release bench bench-quick bench-build hot-functions release install uninstall clean screenshots \
         wayland-protocols
 
 all: build
@@ -31,6 +36,13 @@ deps:
 	    $$sudo apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@$(MAKE) --no-print-directory pkgconfig
+
+pkgconfig:
+	@mkdir -p $(PC_DIR); \
+	for dir in $$(pkg-config --variable pc_path pkg-config | tr : ' '); do \
+	    for pc in $$(grep -l -e '-pthread' $$dir/*.pc 2>/dev/null); do \
+	        sed 's/ *-pthread//g' $$pc > $(PC_DIR)/$$(basename $$pc); done; done
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
