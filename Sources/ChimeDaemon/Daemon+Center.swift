@@ -94,7 +94,10 @@ extension Daemon {
     /// After a restart: what was held or snoozed is held again, unread counts are as they were,
     /// and docks hear every badge.
     func resumeCenter(from store: NotificationStore) {
-        let released = attention.resume(store.held().map(decoder.rechecked), now: now)
+        var released = attention.resume(store.held().map(decoder.rechecked), now: now)
+        for critical in store.closeLeftOpen(wall: now.wall) {
+            released += attention.presentAgain(decoder.rechecked(critical), now: now, sound: false)
+        }
         for (id, app) in store.unread() { attention.unread.markUnread(id, app: app) }
         badges.announceAll(attention.unread.takeChanged())
         apply(released)

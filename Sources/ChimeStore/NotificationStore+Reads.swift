@@ -156,7 +156,7 @@ extension NotificationStore {
 
     // MARK: Rows
 
-    private static let columns = """
+    static let columns = """
         id, app, app_name, summary, body, level, state, coalesce(close_reason, 0), created, updated,
         category, thread, (SELECT group_concat(value, char(31)) FROM json_each(actions)), unread, repeat_count,
         snooze_until, desktop_entry, icon, stack_tag, person, resident, expire_timeout, urgency, sender, focus,
@@ -173,7 +173,7 @@ extension NotificationStore {
                     closeReason: row.integer(7) != 0 ? UInt32(clamping: row.integer(7)) : nil)
     }
 
-    private static func notification(_ row: SQLiteDatabase.Row) -> Notification {
+    static func notification(_ row: SQLiteDatabase.Row) -> Notification {
         var hints = NotificationHints()
         hints.desktopEntry = row.text(16)
         hints.category = row.text(10)

@@ -6,6 +6,26 @@ extension NotificationStore {
     /// back into chimed after a restart.
     static let heldStates = "('held-by-focus', 'held-for-summary', 'snoozed')"
 
+    /// At start: what an earlier chimed left open that nothing holds (its banner, or its wait for
+    /// its timeout) ended with it. Each is recorded closed (reason 4, undefined) and stays unread,
+    /// as a banner that timed out does; but a critical banner never ends on its own, so those are
+    /// returned instead, to be presented again.
+    public func closeLeftOpen(wall: Int64) -> [Notification] {
+        let open = "state IN ('presented', 'quiet', 'summarized') AND close_reason IS NULL"
+        let critical = "state = 'presented' AND level = 'critical'"
+        var again: [Notification] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT \(Self.columns) FROM notifications WHERE \(open) AND \(critical) ORDER BY id") {
+                again.append(Self.notification($0))
+            }
+        }
+        attempt("update") { () throws(StoreError) in
+            try database.run("UPDATE notifications SET state = 'closed', close_reason = ?1, updated = ?2 WHERE \(open) AND NOT (\(critical))",
+                             [.integer(Int64(CloseReason.undefined.rawValue)), .integer(wall)])
+        }
+        return again
+    }
+
     /// Records a notification as it now stands (new, replaced in place, held, snoozed). The row
     /// goes to the intake log with the turn's other rows (`commitTransaction`, before the turn's
     /// replies), so it survives `kill -9` from then on, and into SQLite at the next `commit()` or

@@ -172,6 +172,32 @@ import Testing
                 "closed by the app: read")
     }
 
+    /// Banners up when chimed stops are gone with it: the next chimed records each as what it is,
+    /// closed and still unread, whether the last one was killed or stopped; a critical banner,
+    /// which never ends on its own, is presented again.
+    @Test(arguments: [SIGKILL, SIGTERM])
+    func whatWasOnScreenWhenChimedStoppedIsClosedAfterAndCriticalComesBack(_ stop: Int32) throws {
+        let bus = try TestBus()
+        #expect(try bus.chimectl("apps", "set", "battery", "critical-alerts=true").status == 0)
+        let banner = try bus.run("notify-send", ["-p", "-a", "Mail", "on screen", "x"]).stdout
+        let quiet = try bus.run("notify-send", ["-p", "-u", "low", "-a", "Mail", "quiet", "x"]).stdout
+        let critical = try bus.run("notify-send", ["-p", "-a", "battery", "-h", "string:x-chime-interruption-level:critical",
+                                                   "Battery at 3%", "x"]).stdout
+        let client = try bus.client()
+        #expect(client.waitUntil(timeout: 3) { (try? bus.chimectl("history", "--state", "presented").stdout.contains("on screen")) == true })
+        bus.daemon?.signal(stop)
+        _ = bus.daemon?.wait(timeout: 10)
+        try bus.startDaemon()
+        for id in [banner, quiet] {
+            let shown = try bus.chimectl("show", id).stdout
+            #expect(shown.contains("\nopen: no\n") && shown.contains("\nstate: closed\n") && shown.contains("\nunread: yes\n"), "\(shown)")
+        }
+        let presented = try bus.chimectl("history", "--state", "presented").stdout
+        #expect(!presented.contains("on screen") && presented.contains("Battery at 3%"), "\(presented)")
+        #expect(try bus.chimectl("list").stdout.contains("Battery at 3%"), "the critical banner is up again")
+        #expect(try bus.chimectl("show", critical).stdout.contains("\nopen: yes\n"))
+    }
+
     /// SQLite takes what chimed recorded a quarter of a second later, well before the five-second
     /// checkpoint: a chimed killed then leaves nothing in the intake log for the next one to put back.
     @Test func aQuietChimedHasCommittedWhatItRecorded() throws {

@@ -12,8 +12,9 @@ extension Attention {
     }
 
     /// Presents a notification again as a banner, with its sound: `chimectl restore`, and a
-    /// snooze that ended. `notification` is the open one, or one rebuilt from the center.
-    public mutating func presentAgain(_ notification: Notification, now: Now) -> [ServerEvent] {
+    /// snooze that ended; without, a critical banner chimed had up when it stopped.
+    /// `notification` is the open one, or one rebuilt from the center.
+    public mutating func presentAgain(_ notification: Notification, now: Now, sound: Bool = true) -> [ServerEvent] {
         var again = server.notification(notification.id) ?? notification
         let decision = DeliveryDecision.decide(again.request, identity: again.appIdentity, context: .init(
             app: settings(for: again.appIdentity), rules: rules(for: again.request), globalPreviews: settings.previews,
@@ -21,7 +22,7 @@ extension Attention {
         again.decision = decision
         again.state = .presented
         var events = server.adopt(again, now: now.monotonic)
-        if let choice = SoundChoice.choose(for: again.request, decision: decision, settings: settings.sounds),
+        if sound, let choice = SoundChoice.choose(for: again.request, decision: decision, settings: settings.sounds),
            let shown = server.notification(again.id) {
             events.append(.playSound(shown, choice))
         }
