@@ -180,7 +180,7 @@ import Testing
         #expect(delivery.filter { if case .stored(let n) = $0 { n.state == .summarized } else { false } }.count == 2)
         let summary = try #require(ownNotifications(delivery).first)
         #expect(summary.request.summary == "Scheduled Summary: 2 notifications")
-        #expect(summary.request.body.hasPrefix("<b>news: Top</b>"))
+        #expect(summary.request.body == "<b>news: Top</b>\nnews (1 more): Low", "each item said once")
         #expect(attention.summaryQueue.isEmpty)
         #expect(attention.server.notification(low.id)?.state == .summarized)
     }

@@ -54,20 +54,22 @@ public enum ScheduledSummary {
         return ("Scheduled Summary: \(count) notification\(count == 1 ? "" : "s")", listing(notifications.map { Item($0) }))
     }
 
-    /// The lines of a summary: the most relevant (then newest) featured, then each app's.
+    /// The lines of a summary: the most relevant (then newest) featured, then each app's others,
+    /// so each notification is said once.
     static func listing(_ items: [Item]) -> String {
         let ordered = items.sorted { comesFirst(($0.relevance, $0.id), ($1.relevance, $1.id)) }
         guard let top = ordered.first else { return "" }
         var apps: [String] = []
         var byApp: [String: [Item]] = [:]
-        for item in ordered {
+        for item in ordered.dropFirst() {
             if byApp[item.app] == nil { apps.append(item.app) }
             byApp[item.app, default: []].append(item)
         }
-        var lines = ["<b>\(top.app): \(escape(top.summary))</b>"]
+        var lines = ["<b>\(escape(top.app)): \(escape(top.summary))</b>"]
         for app in apps {
             let items = byApp[app]!
-            lines.append("\(escape(app)) (\(items.count)): " + items.prefix(3).map { escape($0.summary) }.joined(separator: "; ")
+            let count = app == top.app ? "\(items.count) more" : "\(items.count)"
+            lines.append("\(escape(app)) (\(count)): " + items.prefix(3).map { escape($0.summary) }.joined(separator: "; ")
                          + (items.count > 3 ? "; …" : ""))
         }
         return lines.joined(separator: "\n")
