@@ -245,7 +245,7 @@ public final class LightBanners {
         case (.attachment(let index), 1):
             guard index < content.attachments.count else { return }
             let file = content.attachments[index]
-            if file.kind == .audio, AttachmentFiles.playable(file.type) { return callbacks.playAttachment(id, index) }
+            if file.kind == .audio, AttachmentFiles.playable(file) { return callbacks.playAttachment(id, index) }
             if let uri = MovieThumbnails.uri(file.path), DesktopApps.open(uri, log: log) { callbacks.opened(id) }
             return
         default: break

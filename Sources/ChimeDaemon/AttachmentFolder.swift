@@ -192,16 +192,3 @@ final class AttachmentFolder {
         return nil
     }
 }
-
-/// A descriptor's bytes, for `AttachmentCheck`: read with pread, never past what fstat said.
-struct DescriptorBytes: AttachmentBytes {
-    let descriptor: Int32
-    let size: Int64
-
-    func read(at offset: Int64, count: Int) -> [UInt8] {
-        guard offset >= 0, offset < size, count > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: min(count, Int(size - offset)))
-        let done = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-        return Array(bytes.prefix(max(0, done)))
-    }
-}

@@ -36,6 +36,13 @@ extension Daemon {
         guard access(attachment.path, R_OK) == 0 else {
             throw BusError(BusError.failed, "\(attachment.name) was deleted: its app's attachments were over their quota")
         }
+        let plays = DescriptorBytes.reading(attachment.path) { bytes in
+            CanberraFormat.plays(type: attachment.type, isA: { ContentTypes.type(attachment.type, isA: $0) }, bytes: bytes)
+        } ?? false
+        guard plays else {
+            throw .invalidArgs("\(attachment.name) (\(attachment.type)) is audio Chime does not play itself (it plays Ogg Vorbis and 8 or 16-bit WAV); "
+                               + "open it with the desktop's player: \(attachment.path)")
+        }
         let sounds = attention.settings.sounds
         soundChild.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
                                application: notification.request.appName))

@@ -90,8 +90,8 @@ enum AttachmentView {
             gtk_box_pack_start(box.cast(GtkBox.self), name, 0, 0, 0)
             gtk_container_add(button.cast(GtkContainer.self), box)
             Accessible.name(button, "Play \(attachment.name)")
-            // libcanberra plays WAV and Ogg Vorbis; the desktop's player takes the rest.
-            if AttachmentFiles.playable(attachment.type) {
+            // What libcanberra plays is played; the desktop's player takes the rest.
+            if AttachmentFiles.playable(attachment) {
                 GtkSignals.connect(button.raw, "clicked") { callbacks.play(index) }
             } else {
                 opens(button, path, callbacks)

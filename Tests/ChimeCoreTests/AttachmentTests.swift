@@ -174,6 +174,32 @@ private struct WholeFile: AttachmentBytes {
         #expect(Attachment.displayName(ofPath: "/tmp/a\u{1E}b\n.png") == "a?b?.png")
     }
 
+    /// A WAV's header as sox writes it: `fmt ` after any other chunk (`LIST`), padded to even.
+    static func wav(format: UInt16, bits: UInt16, chunkBefore: Bool = false) -> [UInt8] {
+        func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8((value >> (8 * $0)) & 0xff) } }
+        let list = chunkBefore ? Array("LIST".utf8) + le(3, 4) + [1, 2, 3, 0] : []
+        let fmt = Array("fmt ".utf8) + le(16, 4) + le(Int(format), 2) + le(1, 2) + le(44_100, 4) + le(44_100 * Int(bits) / 8, 4)
+            + le(Int(bits) / 8, 2) + le(Int(bits), 2)
+        let data = Array("data".utf8) + le(4, 4) + [0, 0, 0, 0]
+        let body = Array("WAVE".utf8) + list + fmt + data
+        return Array("RIFF".utf8) + le(body.count, 4) + body
+    }
+
+    /// libcanberra's WAV reader takes 8 and 16-bit PCM only: the rest goes to the desktop's player.
+    @Test func chimeSoundPlaysOggAndEightOrSixteenBitWAVs() {
+        func plays(_ type: String, _ bytes: [UInt8]) -> Bool {
+            CanberraFormat.plays(type: type, isA: { $0 == type }, bytes: WholeFile(bytes: bytes))
+        }
+        #expect(plays("audio/x-wav", Self.wav(format: 1, bits: 16)))
+        #expect(plays("audio/x-wav", Self.wav(format: 1, bits: 8, chunkBefore: true)))
+        #expect(!plays("audio/x-wav", Self.wav(format: 1, bits: 32)), "32-bit PCM")
+        #expect(!plays("audio/x-wav", Self.wav(format: 3, bits: 32)), "float")
+        #expect(!plays("audio/x-wav", Array(Self.wav(format: 1, bits: 16).prefix(30))), "cut in its fmt chunk")
+        #expect(!plays("audio/x-wav", Array("RIFF".utf8) + [4, 0, 0, 0] + Array("WAVE".utf8)), "no fmt chunk")
+        #expect(plays("audio/x-vorbis+ogg", Array("OggS".utf8)))
+        #expect(!plays("audio/mpeg", Self.mp3Head))
+    }
+
     @Test func sizesReadAsPeopleWriteThem() {
         #expect(ByteCount.parse("100MB") == 100 << 20)
         #expect(ByteCount.parse("512 k") == 512 << 10)

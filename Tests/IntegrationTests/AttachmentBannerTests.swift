@@ -103,4 +103,30 @@ import Testing
                 && (try? Self.box(of: "yellow", x: panel.x, y: panel.y, width: panel.width, height: panel.height, in: shot)) != nil
         }, "the picture and the movie's frame are both in the panel")
     }
+
+    /// Audio chime-sound cannot play (a 32-bit WAV, which libcanberra would play as silence)
+    /// opens in the desktop's player when its ▶ is clicked; asked to play it, chimed says why not.
+    @Test(arguments: Drawing.allCases) func audioChimeCannotPlayOpensInTheDesktopsPlayer(_ drawing: Drawing) throws {
+        let display = try XDisplay()
+        let bus = try TestBus(daemon: false, display: display, drawing: drawing)
+        let opened = try bus.installHandler(for: "audio/x-wav", field: "%f")
+        try bus.startDaemon()
+        let clip = bus.directory.appendingPathComponent("memo.wav").path
+        let made = try bus.run("/usr/bin/sox", ["-n", "-r", "44100", "-c", "1", "-b", "32", "-e", "signed-integer", clip, "synth", "0.5", "sine", "660"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let client = try bus.client()
+        let id = try client.notify(app: "Recorder", summary: "Memo", hints: [Self.attachments([[("uri", .string(clip))]])], timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        // The play button: the first tile, at the banner's bottom left.
+        try display.click(x: banner.x + 40, y: banner.y + banner.height - 22)
+        let stored = try client.control("Show", [.uint32(id)]).first?.vardictEntries?["attachments"]?.records.first?["path"]?.string
+        #expect(client.waitUntil { (try? String(contentsOfFile: opened, encoding: .utf8)) == (stored ?? "?") + "\n" },
+                "the desktop's player opened Chime's copy")
+        do {
+            _ = try client.control("PlayAttachment", [.uint32(id), .uint32(0)])
+            Issue.record("PlayAttachment took a file it plays as silence")
+        } catch {
+            #expect(error.name == BusError.invalidArgs && error.message.contains("is audio Chime does not play itself"), "\(error)")
+        }
+    }
 }

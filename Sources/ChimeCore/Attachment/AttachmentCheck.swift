@@ -64,7 +64,7 @@ public enum AttachmentCheck {
         return Array(tail[(last + 1 - marker.count)...last]) == marker
     }
 
-    private static func integer(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> Int64 {
+    static func integer(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> Int64 {
         let ordered = littleEndian ? Array(bytes.reversed()) : Array(bytes)
         return ordered.reduce(0) { $0 << 8 | Int64($1) }
     }
