@@ -38,6 +38,9 @@ public final class BannerFeed {
     private let loop = MainLoop()
     private var idleExit: Duration
     private var exitStatus: Int32 = 0
+    /// Called on each reload (SIGHUP, from `chimectl reload`) once the config is read again: a
+    /// status to leave with, or nil to go on.
+    public var reloaded: () -> Int32? = { nil }
     private var idle: DeadlineTimer!
 
     /// `board`: the banners, nil in a program that draws only the panel.
@@ -58,7 +61,7 @@ public final class BannerFeed {
         -> (config: ConfigLoader, settings: ChimeSettings, connection: BusConnection)? {
         chime_end_with_parent()
         let config = ConfigLoader(path: configPath ?? ConfigLoader.defaultPath(environment: environment))
-        let settings = (try? config.load(base: .init()).get()) ?? ChimeSettings()
+        let settings = (try? config.load(base: .init()).get())?.settings ?? ChimeSettings()
         do {
             return (config, settings, try BusConnection())
         } catch {
@@ -101,11 +104,15 @@ public final class BannerFeed {
         }
         followScreen()
         GLibSources.unixSignal(SIGHUP) { [unowned self] in
-            if let reloaded = try? config.load(base: .init()).get() {
+            if let reloaded = try? config.load(base: .init()).get().settings {
                 board?.update(reloaded.popups)
                 panel?.reload(reloaded)
                 idleExit = reloaded.popups.idleExit
                 followScreen()
+            }
+            if let status = reloaded() {
+                exitStatus = status
+                loop.quit()
             }
             return true
         }

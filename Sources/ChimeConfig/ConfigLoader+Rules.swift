@@ -9,7 +9,7 @@ extension ConfigLoader {
     static let ruleKeys = NotificationRule.Field.allCases.map(\.key) + ["match-urgency", "level"] + NotificationRule.settingKeys + ["exec"]
 
     func readRule(_ name: String, group: String, from file: KeyFile, lines: [String],
-                  _ value: (String) -> String?, _ fail: (String, String) -> Failure) throws(Failure) -> NotificationRule {
+                  _ value: (String) -> String?, _ fail: (String, String) -> Problem) throws(Problem) -> NotificationRule {
         var rule = NotificationRule(name: name)
         for field in NotificationRule.Field.allCases {
             // As written: GKeyFile's unescaping would refuse a pattern's `\d` or `\.`.
@@ -43,14 +43,13 @@ extension ConfigLoader {
             guard !command.isEmpty else { throw fail("exec", "the command is empty; leave the key out instead") }
             rule.exec = command
         }
-        let section = "\(sectionLine(group, lines: lines)): [\(group)]"
         guard !rule.criteria.isEmpty || rule.urgency != nil else {
-            throw Failure(description: "\(section) matches every notification; give it one of: "
-                          + (NotificationRule.Field.allCases.map(\.key) + ["match-urgency"]).joined(separator: ", "))
+            throw sectionProblem(group, lines: lines, "matches every notification, and is left out; give it one of: "
+                                 + (NotificationRule.Field.allCases.map(\.key) + ["match-urgency"]).joined(separator: ", "))
         }
         guard rule.level != nil || !rule.settings.isEmpty || rule.exec != nil else {
-            throw Failure(description: "\(section) changes nothing; give it one of: "
-                          + (["level"] + NotificationRule.settingKeys + ["exec"]).joined(separator: ", "))
+            throw sectionProblem(group, lines: lines, "changes nothing, and is left out; give it one of: "
+                                 + (["level"] + NotificationRule.settingKeys + ["exec"]).joined(separator: ", "))
         }
         return rule
     }

@@ -3,11 +3,26 @@ import ChimeGLib
 import Glibc
 
 /// Reads chime.conf with GKeyFile into `ChimeSettings`. Every problem is reported as
-/// "FILE:LINE: what is wrong"; a file with any problem is refused whole, so the caller
-/// keeps the config it had.
+/// "FILE:LINE: what is wrong", and costs only its line (or, for a bad section, its section):
+/// the loader leaves it out and reads the rest, so one typo never drops every rule and Focus.
 public struct ConfigLoader {
-    public struct Failure: Error, Equatable, CustomStringConvertible {
+    /// One thing wrong in the file, and the lines (0-based) left out for it.
+    public struct Problem: Error, Equatable, CustomStringConvertible {
         public var description: String
+        var skipped: Range<Int>?
+
+        public init(description: String) { self.description = description }
+
+        init(_ description: String, skipping lines: Range<Int>?) {
+            self.description = description
+            skipped = lines
+        }
+    }
+
+    /// The settings the file gives, with what was wrong in it (and left out).
+    public struct Loaded: Equatable {
+        public var settings: ChimeSettings
+        public var problems: [Problem]
     }
 
     public let path: String
@@ -34,20 +49,39 @@ public struct ConfigLoader {
         folder(environment: environment) + "/chime.conf"
     }
 
-    /// A missing file means the defaults, unless it is `required`.
+    /// A missing file means the defaults, unless it is `required`. Fails only when the file
+    /// cannot be read at all; a bad line or section is a problem of the result, left out.
     /// `base`: what the config's values go over (chimed's command line).
-    public func load(base: ChimeSettings) -> Result<ChimeSettings, Failure> {
-        var settings = base
+    public func load(base: ChimeSettings) -> Result<Loaded, Problem> {
         let text: String
         switch FileContents.read(path) {
         case .success(let contents): text = contents
         case .failure(let error) where error.missing:
-            return required ? .failure(Failure(description: "\(path) does not exist")) : .success(settings)
-        case .failure(let error): return .failure(Failure(description: "\(path): \(error.message)"))
+            return required ? .failure(Problem(description: "\(path) does not exist")) : .success(Loaded(settings: base, problems: []))
+        case .failure(let error): return .failure(Problem(description: "\(path): \(error.message)"))
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var problems: [Problem] = []
+        // Each pass that finds a problem blanks at least one more line, so this ends.
+        while true {
+            switch read(lines, base: base) {
+            case .success(let settings):
+                return .success(Loaded(settings: settings, problems: problems))
+            case .failure(let problem):
+                problems.append(problem)
+                guard let skipped = problem.skipped, skipped.contains(where: { !lines[$0].isEmpty }) else {
+                    return .failure(problem)
+                }
+                for index in skipped { lines[index] = "" }
+            }
+        }
+    }
+
+    /// The settings `lines` give, or the first problem in them.
+    private func read(_ lines: [String], base: ChimeSettings) -> Result<ChimeSettings, Problem> {
+        var settings = base
         let file = KeyFile()
-        if let error = file.load(text) { return .failure(Failure(description: located(error, lines: lines))) }
+        if let error = file.load(lines.joined(separator: "\n")) { return .failure(located(error, lines: lines)) }
         if let duplicate = duplicateGroup(lines) { return .failure(duplicate) }
         do {
             for group in file.groups { try read(group, from: file, lines: lines, into: &settings) }
@@ -58,34 +92,62 @@ public struct ConfigLoader {
     }
 
     /// GKeyFile names the offending line's text but not its number; find the number.
-    private func located(_ message: String, lines: [String]) -> String {
+    private func located(_ message: String, lines: [String]) -> Problem {
         for (index, line) in lines.enumerated() {
             let text = line.trimmingWhitespace
-            if !text.isEmpty, message.firstByteRange(of: text) != nil { return "\(path):\(index + 1): \(message)" }
+            if !text.isEmpty, message.firstByteRange(of: text) != nil {
+                return Problem("\(path):\(index + 1): \(message)", skipping: index..<index + 1)
+            }
         }
-        return "\(path): \(message)"
+        // "Key file does not start with a group": what comes before the first section.
+        let firstSection = lines.firstIndex { $0.trimmingWhitespace.hasPrefix("[") } ?? lines.count
+        if let first = lines[..<firstSection].firstIndex(where: { Self.isSetting($0) }) {
+            return Problem("\(path):\(first + 1): \(message)", skipping: 0..<firstSection)
+        }
+        return Problem("\(path): \(message)", skipping: nil)
     }
 
-    /// GKeyFile merges a repeated [group] silently; a repeated section is almost always a mistake.
-    private func duplicateGroup(_ lines: [String]) -> Failure? {
+    /// Neither blank nor a comment.
+    private static func isSetting(_ line: String) -> Bool {
+        let text = line.trimmingWhitespace
+        return !text.isEmpty && !text.hasPrefix("#")
+    }
+
+    /// GKeyFile merges a repeated [group] silently; a repeated section is almost always a mistake,
+    /// and the second is left out.
+    private func duplicateGroup(_ lines: [String]) -> Problem? {
         var seen: [String: Int] = [:]
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingWhitespace
             guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { continue }
             if let first = seen[trimmed] {
-                return Failure(description: "\(path):\(index + 1): section \(trimmed) appears again (first on line \(first))")
+                return Problem("\(path):\(index + 1): section \(trimmed) appears again (first on line \(first)); the second is left out",
+                               skipping: section(at: index, lines: lines))
             }
             seen[trimmed] = index + 1
         }
         return nil
     }
 
-    /// Where `[group]` begins, as "FILE:LINE".
-    func sectionLine(_ group: String, lines: [String]) -> String {
-        lines.firstIndex { $0.trimmingWhitespace == "[\(group)]" }.map { "\(path):\($0 + 1)" } ?? path
+    /// The lines of the section whose header is at `start`, up to the next section.
+    private func section(at start: Int, lines: [String]) -> Range<Int> {
+        let end = lines[(start + 1)...].firstIndex { line in
+            let trimmed = line.trimmingWhitespace
+            return trimmed.hasPrefix("[") && trimmed.hasSuffix("]")
+        } ?? lines.count
+        return start..<end
     }
 
-    private func line(of key: String, in group: String, lines: [String]) -> String {
+    /// A problem with `[group]` as a whole: said at its header, and the section left out.
+    func sectionProblem(_ group: String, lines: [String], _ message: String) -> Problem {
+        guard let start = lines.firstIndex(where: { $0.trimmingWhitespace == "[\(group)]" }) else {
+            return Problem("\(path): [\(group)] \(message)", skipping: nil)
+        }
+        return Problem("\(path):\(start + 1): [\(group)] \(message)", skipping: section(at: start, lines: lines))
+    }
+
+    /// The line of `key` in `[group]`, 0-based.
+    private func line(of key: String, in group: String, lines: [String]) -> Int? {
         var current = ""
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingWhitespace
@@ -93,15 +155,24 @@ public struct ConfigLoader {
                 current = String(trimmed.dropFirst().dropLast())
             } else if current == group, trimmed.hasPrefix(key),
                       String(trimmed.dropFirst(key.count)).trimmingWhitespace.hasPrefix("=") {
-                return "\(path):\(index + 1)"
+                return index
             }
         }
-        return path
+        return nil
+    }
+
+    /// A problem with one key: said at its line, and the line left out (the section, when the
+    /// line cannot be found).
+    private func keyProblem(_ key: String, in group: String, lines: [String], _ message: String) -> Problem {
+        guard let index = line(of: key, in: group, lines: lines) else {
+            return sectionProblem(group, lines: lines, "\(key): \(message)")
+        }
+        return Problem("\(path):\(index + 1): [\(group)] \(key): \(message)", skipping: index..<index + 1)
     }
 
     /// A whole number within `range`, or nil when the key is absent.
     private func integer(_ key: String, _ range: ClosedRange<Int>, _ value: (String) -> String?,
-                         _ fail: (String, String) -> Failure) throws(Failure) -> Int? {
+                         _ fail: (String, String) -> Problem) throws(Problem) -> Int? {
         guard let text = value(key) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw fail(key, "'\(text)' is not a number from \(range.lowerBound) to \(range.upperBound)")
@@ -110,8 +181,8 @@ public struct ConfigLoader {
     }
 
     /// [popups]: where banners go and how many.
-    private func readPopups(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
-                            into popups: inout PopupSettings) throws(Failure) {
+    private func readPopups(_ value: (String) -> String?, _ fail: (String, String) -> Problem,
+                            into popups: inout PopupSettings) throws(Problem) {
         if let text = value("enabled") {
             guard let on = AppSettings.bool(text) else { throw fail("enabled", "'\(text)' is not true or false") }
             popups.enabled = on
@@ -145,8 +216,8 @@ public struct ConfigLoader {
     }
 
     /// [panel]: where the Notification Center panel goes.
-    private func readPanel(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
-                           into panel: inout PanelSettings) throws(Failure) {
+    private func readPanel(_ value: (String) -> String?, _ fail: (String, String) -> Problem,
+                           into panel: inout PanelSettings) throws(Problem) {
         if let text = value("edge") {
             guard let edge = PanelSettings.Edge(rawValue: text) else {
                 throw fail("edge", "'\(text)' is not one of: " + PanelSettings.Edge.allCases.map(\.rawValue).joined(separator: ", "))
@@ -158,8 +229,8 @@ public struct ConfigLoader {
     }
 
     /// The center's keys in [general]: repeats, the rate limit and retention.
-    private func readCenter(_ value: (String) -> String?, _ fail: (String, String) -> Failure,
-                            into center: inout CenterSettings) throws(Failure) {
+    private func readCenter(_ value: (String) -> String?, _ fail: (String, String) -> Problem,
+                            into center: inout CenterSettings) throws(Problem) {
         if let text = value("repeat-window") {
             guard let span = DurationText.span(text) else {
                 throw fail("repeat-window", "'\(text)' is not a duration such as 60s or 5m (0 turns merging off)")
@@ -187,10 +258,8 @@ public struct ConfigLoader {
         }
     }
 
-    private func read(_ group: String, from file: KeyFile, lines: [String], into settings: inout ChimeSettings) throws(Failure) {
-        let fail = { (key: String, message: String) -> Failure in
-            Failure(description: "\(line(of: key, in: group, lines: lines)): [\(group)] \(key): \(message)")
-        }
+    private func read(_ group: String, from file: KeyFile, lines: [String], into settings: inout ChimeSettings) throws(Problem) {
+        let fail = { (key: String, message: String) -> Problem in keyProblem(key, in: group, lines: lines, message) }
         let words = group.split(separator: " ", maxSplits: 1).map(String.init)
         let kind = words.first ?? ""
         let name = words.count > 1 ? words[1].trimmingWhitespace : ""
@@ -208,7 +277,7 @@ public struct ConfigLoader {
         case ("app", false): allowed = AppSettings.keys
         case ("rule", false): allowed = Self.ruleKeys
         default:
-            throw Failure(description: "\(sectionLine(group, lines: lines)): unknown section [\(group)]; sections are [general], [summary], [sounds], [popups], [panel], [focus NAME], [app NAME] and [rule NAME]")
+            throw sectionProblem(group, lines: lines, "is not a section Chime knows, and is left out; sections are [general], [summary], [sounds], [popups], [panel], [focus NAME], [app NAME] and [rule NAME]")
         }
         for key in file.keys(in: group) where !allowed.contains(key) {
             throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))

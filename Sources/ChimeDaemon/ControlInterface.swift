@@ -17,6 +17,7 @@ extension Daemon {
         return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
             "Muted": { [unowned self] in .bool(attention.muted) },
+            "ConfigProblems": { [unowned self] in .stringArray(configProblems.map(\.description)) },
         ].merging(centerProperties) { first, _ in first })
     }
 
@@ -73,6 +74,7 @@ extension Daemon {
                     ("center-open", .bool(centerOpen)),
                     ("history", .string(store == nil ? "off" : store?.notKept == nil ? "kept" : "not-kept")),
                     ("sharing", .bool(attention.focus.sharing)),
+                    ("config-problems", .stringArray(configProblems.map(\.description))),
                 ] + desktopStatus + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]
             },
             "List": { [unowned self] call throws(BusError) in
@@ -118,10 +120,7 @@ extension Daemon {
                 apply([])
                 return []
             },
-            "Reload": { [unowned self] _ throws(BusError) in
-                if let failure = reload() { throw BusError(BusError.invalidArgs, failure.description) }
-                return []
-            },
+            "Reload": { [unowned self] _ in [.stringArray(reload().map(\.description))] },
         ]
     }
 }

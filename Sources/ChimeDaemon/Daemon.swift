@@ -43,6 +43,14 @@ public final class Daemon {
     let identities = SenderIdentities()
     let options: DaemonOptions
     let configLoader: ConfigLoader
+    /// What is wrong in the config in force (each left out of it), for `chimectl status` and the panel.
+    var configProblems: [ConfigLoader.Problem] = [] {
+        didSet {
+            guard configProblems != oldValue else { return }
+            control.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec,
+                                          [("ConfigProblems", .stringArray(configProblems.map(\.description)))])
+        }
+    }
     let appStore: AppStateStore
     var attention: Attention
     private(set) var exitCode: Int32 = 0
@@ -114,8 +122,13 @@ public final class Daemon {
         appStore = AppStateStore(path: AppStateStore.defaultPath(environment: environment))
         var settings = options.baseSettings
         switch configLoader.load(base: settings) {
-        case .success(let loaded): settings = loaded
-        case .failure(let failure): Log.warning("\(failure); using the default settings")
+        case .success(let loaded):
+            settings = loaded.settings
+            configProblems = loaded.problems
+            for problem in loaded.problems { Log.warning("\(problem)") }
+        case .failure(let problem):
+            configProblems = [problem]
+            Log.warning("\(problem); using the default settings")
         }
         StateFolder.secure(AppStateStore.stateFolder(environment: environment))
         storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
@@ -183,10 +196,14 @@ public final class Daemon {
 
     var now: Now { clock.now() }
 
-    /// Rereads the config; a bad file changes nothing and the error says where it is wrong.
-    func reload() -> ConfigLoader.Failure? {
+    /// Rereads the config: as at start, a bad line or section is left out and said, and the rest
+    /// applies; a file that cannot be read changes nothing. Returns what is wrong in it.
+    func reload() -> [ConfigLoader.Problem] {
         switch configLoader.load(base: options.baseSettings) {
-        case .success(let settings):
+        case .success(let loaded):
+            let settings = loaded.settings
+            configProblems = loaded.problems
+            for problem in loaded.problems { Log.warning("\(problem)") }
             apply(attention.apply(settings, now: now))
             earlyNotify.follow(attention.settings)
             presenter.follow(settings.popups)
@@ -195,11 +212,11 @@ public final class Daemon {
             prune()  // the limits may be lower now
             followTheClock()
             Log.info("reloaded \(configLoader.path)")
-            return nil
-        case .failure(let failure):
-            Log.warning("\(failure); keeping the previous config")
-            return failure
+        case .failure(let problem):
+            configProblems = [problem]
+            Log.warning("\(problem); keeping the previous config")
         }
+        return configProblems
     }
 
     /// Takes the bus names and serves until SIGTERM, SIGINT or the bus goes away.

@@ -37,12 +37,23 @@ enum Commands {
         case "badges": try CenterCommands.badges(&rest)
         case "report": try ReportCommand.report(&rest)
         case "center": try center(&rest)
-        case "reload":
-            try rest.done()
-            _ = try ControlClient().call("Reload")
+        case "reload": try reload(&rest)
         case "help", "--help", "-h": print(Usage.text)
         default: throw .usage("unknown command '\(command)'")
         }
+    }
+
+    /// The problems of the reloaded config go to stderr, and make the exit status 1: the rest of
+    /// the file is in force.
+    static func reload(_ arguments: inout Arguments) throws(CommandLineError) {
+        try arguments.done()
+        let problems = try ControlClient().call("Reload").first?.strings ?? []
+        guard problems.isEmpty else { throw .failure(configProblems(problems)) }
+    }
+
+    static func configProblems(_ problems: [String]) -> String {
+        "config: \(problems.count) problem\(problems.count == 1 ? "" : "s"), each left out; the rest is in force:"
+            + problems.map { "\n  " + $0.withoutControlCharacters() }.joined()
     }
 
     static func status(_ arguments: inout Arguments) throws(CommandLineError) {
@@ -53,6 +64,12 @@ enum Commands {
             print(JSONOutput.record(status))
         } else {
             print("chimed \(status["version"]?.string ?? "?") is running (pid \(status["pid"]?.integer ?? 0))")
+            let problems = status["config-problems"]?.strings ?? []
+            if problems.isEmpty {
+                print("config: \((status["config"]?.string ?? "").withoutControlCharacters())")
+            } else {
+                print(configProblems(problems))
+            }
             print("open notifications: \(status["open"]?.integer ?? 0)")
             print("unread in the center: \(status["unread"]?.integer ?? 0)")
             let focus = status["focus"]?.string ?? ""

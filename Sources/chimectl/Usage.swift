@@ -59,7 +59,7 @@ enum Usage {
       count [--unread]         how many notifications are open (unread in the center)
       summary list [--json]    what waits for the next scheduled summary
       summary now              deliver the summary now
-      reload                   reread the config file
+      reload                   reread the config file; a bad line is left out and said (exit 1)
       help                     print this help
 
     exit status: 0 success, 1 chimed refused or is not running, 2 bad arguments

@@ -5,13 +5,22 @@ import Foundation
 import Testing
 
 @Suite struct ConfigLoaderTests {
-    func load(_ text: String) -> Result<ChimeSettings, ConfigLoader.Failure> {
+    /// The settings and problems of `text`, the file's path written "chime.conf".
+    func loaded(_ text: String) -> Result<ConfigLoader.Loaded, ConfigLoader.Problem> {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(UUID().uuidString).conf").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return ConfigLoader(path: path).load(base: ChimeSettings()).mapError { failure in
-            ConfigLoader.Failure(description: failure.description.replacingOccurrences(of: path, with: "chime.conf"))
+        let named = { (problem: ConfigLoader.Problem) in
+            ConfigLoader.Problem(description: problem.description.replacingOccurrences(of: path, with: "chime.conf"))
         }
+        return ConfigLoader(path: path).load(base: ChimeSettings()).map { loaded in
+            ConfigLoader.Loaded(settings: loaded.settings, problems: loaded.problems.map(named))
+        }.mapError(named)
+    }
+
+    /// The settings of a file without problems, else its first problem.
+    func load(_ text: String) -> Result<ChimeSettings, ConfigLoader.Problem> {
+        loaded(text).flatMap { loaded in loaded.problems.first.map { .failure($0) } ?? .success(loaded.settings) }
     }
 
     func failure(_ text: String) -> String? {
@@ -56,8 +65,8 @@ import Testing
     }
 
     @Test func aMissingFileMeansDefaults() throws {
-        let settings = try ConfigLoader(path: "/nonexistent/chime.conf").load(base: ChimeSettings()).get()
-        #expect(settings == ChimeSettings())
+        let loaded = try ConfigLoader(path: "/nonexistent/chime.conf").load(base: ChimeSettings()).get()
+        #expect(loaded.settings == ChimeSettings() && loaded.problems.isEmpty)
     }
 
     @Test func everySectionIsRead() throws {
@@ -124,7 +133,7 @@ import Testing
         ("[app firefox]\nbanners = sometimes\n", "chime.conf:2: [app firefox] banners: 'sometimes' is not true or false"),
         ("[app firefox]\nvolume = 11\n", "chime.conf:2: [app firefox] volume: unknown key"),
         ("[general]\ndefault-authorization = denied\n", "chime.conf:2: [general] default-authorization: 'denied' is not allowed or provisional"),
-        ("\n[colours]\nfg = red\n", "chime.conf:2: unknown section [colours]"),
+        ("\n[colours]\nfg = red\n", "chime.conf:2: [colours] is not a section Chime knows"),
         ("[popups]\nanchor = middle\n", "chime.conf:2: [popups] anchor: 'middle' is not one of: top-right"),
         ("[popups]\nmax-visible = 0\n", "chime.conf:2: [popups] max-visible: '0' is not a number from 1 to 50"),
         ("[general]\nrepeat-window = often\n", "chime.conf:2: [general] repeat-window: 'often' is not a duration"),
@@ -134,16 +143,16 @@ import Testing
         ("[general]\nrate-limit-action = drop\n", "chime.conf:2: [general] rate-limit-action: 'drop' is not quiet or refuse"),
         ("[general]\nhistory-max = lots\n", "chime.conf:2: [general] history-max: 'lots' is not a number"),
         ("[general]\nhistory-max-age = forever\n", "chime.conf:2: [general] history-max-age: 'forever' is not a duration"),
-        ("[focus]\nhide-badges = true\n", "chime.conf:1: unknown section [focus]"),
+        ("[focus]\nhide-badges = true\n", "chime.conf:1: [focus] is not a section Chime knows"),
         ("[rule r]\nmatch-summary = [a-\nbanners = false\n", "chime.conf:2: [rule r] match-summary: Error while compiling regular expression ‘[a-’ at char 3"),
         ("[rule r]\nmatch-body =\nbanners = false\n", "chime.conf:2: [rule r] match-body: the pattern is empty"),
         ("[rule r]\nmatch-urgency = high\nbanners = false\n", "chime.conf:2: [rule r] match-urgency: 'high' is not one of: low, normal, critical"),
-        ("\n[rule r]\nbanners = false\n", "chime.conf:2: [rule r] matches every notification; give it one of: match-app, "),
-        ("[rule r]\nmatch-app = x\n", "chime.conf:1: [rule r] changes nothing; give it one of: level, banners, "),
+        ("\n[rule r]\nbanners = false\n", "chime.conf:2: [rule r] matches every notification, and is left out; give it one of: match-app, "),
+        ("[rule r]\nmatch-app = x\n", "chime.conf:1: [rule r] changes nothing, and is left out; give it one of: level, banners, "),
         ("[rule r]\nmatch-app = x\nlevel = loud\n", "chime.conf:3: [rule r] level: 'loud' is not one of: passive, active, time-sensitive, critical"),
         ("[rule r]\nmatch-app = x\ntimeout = 5s\n", "chime.conf:3: [rule r] timeout: '5s' is not a number of milliseconds"),
         ("[rule r]\nmatch-app = x\nauthorization = denied\n", "chime.conf:3: [rule r] authorization: unknown key"),
-        ("[rule]\nmatch-app = x\n", "chime.conf:1: unknown section [rule]"),
+        ("[rule]\nmatch-app = x\n", "chime.conf:1: [rule] is not a section Chime knows"),
         ("[rule r]\nmatch-app = x\nsound = ../ding.oga\n", "chime.conf:3: [rule r] sound: '../ding.oga' is not a sound theme's event name"),
     ])
     func problemsNameFileAndLine(text: String, expected: String) {
@@ -202,6 +211,69 @@ import Testing
         }
         #expect(DaemonOptions.parse(["--thread-cooldown", "0"]) == .run({ var o = DaemonOptions(); o.threadCooldown = .zero; return o }()))
         if case .exit(let code, _) = DaemonOptions.parse(["--thread-cooldown", "later"]) { #expect(code == 2) } else { Issue.record("accepted") }
+    }
+
+    /// One mistake costs its line, not the config: every other rule, Focus and key applies.
+    @Test func aBadLineIsLeftOutAndTheRestApplies() throws {
+        let loaded = try loaded("""
+        [general]
+        previeuws = never
+        default-timeout = 8000
+
+        [focus work]
+        allowed-apps = Slack
+        schedule = mon-fri 09:00-09:00
+
+        [rule pager]
+        match-app = pager
+        level = loud
+        sounds = false
+        """).get()
+        #expect(loaded.problems.map(\.description).map { $0.prefix(while: { $0 != " " }) } == ["chime.conf:2:", "chime.conf:7:", "chime.conf:11:"])
+        #expect(loaded.settings.server.defaultTimeout == .milliseconds(8_000))
+        #expect(loaded.settings.focus(named: "work")?.allowedApps == ["Slack"])
+        #expect(loaded.settings.focus(named: "work")?.schedules.isEmpty == true)
+        #expect(loaded.settings.rules.map(\.name) == ["pager"] && loaded.settings.rules[0].settings == ["sounds": "false"])
+    }
+
+    /// What cannot stand alone goes as a whole, and is said once: a section Chime does not know,
+    /// one repeated, a rule whose only pattern is wrong (it would match everything), a line that
+    /// is no setting at all, and settings before the first section.
+    @Test func aBadSectionOrLineOfTextIsLeftOutWhole() throws {
+        let loaded = try loaded("""
+        timeout = 5
+        [genral]
+        default-timeout = 1
+
+        [rule broken]
+        match-app = (unclosed
+        banners = false
+
+        [focus work]
+        allowed-apps = Slack
+        this is not a setting
+
+        [focus work]
+        allowed-apps = Mail
+
+        [general]
+        default-timeout = 9000
+        """).get()
+        #expect(loaded.problems.count == 6, "\(loaded.problems)")
+        #expect(loaded.problems.contains { $0.description.hasPrefix("chime.conf:2: [genral] is not a section Chime knows") })
+        #expect(loaded.problems.contains { $0.description.hasPrefix("chime.conf:5: [rule broken] matches every notification") })
+        #expect(loaded.problems.contains { $0.description.hasPrefix("chime.conf:13: section [focus work] appears again") })
+        #expect(loaded.problems.contains { $0.description.hasPrefix("chime.conf:11: ") })
+        #expect(loaded.problems.contains { $0.description.hasPrefix("chime.conf:1: ") })
+        #expect(loaded.settings.server.defaultTimeout == .milliseconds(9_000))
+        #expect(loaded.settings.rules.isEmpty)
+        #expect(loaded.settings.focus(named: "work")?.allowedApps == ["Slack"])
+    }
+
+    @Test func aFileThatCannotBeReadFailsWhole() {
+        let loader = ConfigLoader(path: "/nonexistent/chime.conf", required: true)
+        #expect(throws: ConfigLoader.Problem.self) { try loader.load(base: ChimeSettings()).get() }
+        #expect(throws: ConfigLoader.Problem.self) { try ConfigLoader(path: "/").load(base: ChimeSettings()).get() }
     }
 
     @Test func theLineOfAKeyIsFoundInItsOwnSection() {
