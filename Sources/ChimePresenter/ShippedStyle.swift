@@ -4,20 +4,14 @@ import CGtk
 /// over it. Applied to the whole screen, so the panel has it in a process that draws no banners.
 public enum ShippedStyle {
     /// `user`: the user's style sheet, when there is one; one that cannot be read is said in the log.
-    public static func apply(user css: String?, log: (String) -> Void) {
+    /// Returns the user's sheet as applied, for `chimectl reload` to read it again.
+    public static func apply(user css: String?, log: @escaping (String) -> Void) -> UserStyleSheet {
         let shipped = gtk_css_provider_new()
         gtk_css_provider_load_from_data(shipped, Self.css, -1, nil)
         gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(shipped), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        if let css {
-            let user = gtk_css_provider_new()
-            var error: UnsafeMutablePointer<GError>?
-            if gtk_css_provider_load_from_path(user, css, &error) == 0 {
-                log("\(css): \(error.map { String(cString: $0.pointee.message) } ?? "cannot be read"); using the shipped style")
-                g_error_free(error)
-            } else {
-                gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(user), UInt32(GTK_STYLE_PROVIDER_PRIORITY_USER))
-            }
-        }
+        let user = UserStyleSheet(log: log)
+        user.load(css)
+        return user
     }
 
     /// Dark and rounded, with time-sensitive and critical set apart.
@@ -80,4 +74,33 @@ public enum ShippedStyle {
         menu.focus-durations { background-color: #23252b; color: #eceff4; border: 1px solid #3b3f4a; }
         menu.focus-durations menuitem:hover { background-color: #2f4f7f; }
         """
+}
+
+/// The user's style.css over the shipped style, read again on `chimectl reload`: what is on
+/// screen takes the new look at once.
+public final class UserStyleSheet {
+    private var provider: UnsafeMutablePointer<GtkCssProvider>?
+    private let log: (String) -> Void
+
+    init(log: @escaping (String) -> Void) { self.log = log }
+
+    /// Replaces the sheet in force with the one at `css` (none: the shipped style alone).
+    public func load(_ css: String?) {
+        if let provider {
+            gtk_style_context_remove_provider_for_screen(gdk_screen_get_default(), OpaquePointer(provider))
+            g_object_unref(UnsafeMutableRawPointer(provider))
+            self.provider = nil
+        }
+        guard let css else { return }
+        let user = gtk_css_provider_new()!
+        var error: UnsafeMutablePointer<GError>?
+        guard gtk_css_provider_load_from_path(user, css, &error) != 0 else {
+            log("\(css): \(error.map { String(cString: $0.pointee.message) } ?? "cannot be read"); using the shipped style")
+            g_error_free(error)
+            g_object_unref(UnsafeMutableRawPointer(user))
+            return
+        }
+        gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(user), UInt32(GTK_STYLE_PROVIDER_PRIORITY_USER))
+        provider = user
+    }
 }

@@ -79,7 +79,14 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
         Log.warning("banners: cannot open the display \(environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? "")")
         return ControlProtocol.displayUnavailable
     }
-    return BannerFeed(connection: connection, board: banners, panel: nil, idleExit: settings.popups.idleExit).run(config: config)
+    let feed = BannerFeed(connection: connection, board: banners, panel: nil, idleExit: settings.popups.idleExit)
+    // A style.css written since it started: only GTK reads it.
+    feed.reloaded = {
+        guard let sheet = ConfigLoader.userStyleSheet(environment: environment) else { return nil }
+        Log.info("banners: \(sheet) styles them: chime-presenter draws them")
+        return ControlProtocol.needsGTKBanners
+    }
+    return feed.run(config: config)
 }
 
 extension LightBanners: BannerBoard {}

@@ -17,7 +17,7 @@ enum InteractionProcess {
             return 1
         }
         guard PopupPresenter.openDisplay() else { return ControlProtocol.displayUnavailable }
-        ShippedStyle.apply(user: ConfigLoader.userStyleSheet(environment: environment), log: { Log.warning("presenter: " + $0) })
+        _ = ShippedStyle.apply(user: ConfigLoader.userStyleSheet(environment: environment), log: { Log.warning("presenter: " + $0) })
         let name = ControlProtocol.name, path = ControlProtocol.path
         guard let shown = try? connection.call(.methodCall(destination: name, path: path, interface: name, method: "Show",
                                                            arguments: [.uint32(interaction.id)])),

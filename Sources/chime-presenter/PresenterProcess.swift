@@ -24,7 +24,7 @@ enum PresenterProcess {
             Log.warning("presenter: cannot open the display \(display)")
             return ControlProtocol.displayUnavailable
         }
-        ShippedStyle.apply(user: ConfigLoader.userStyleSheet(environment: environment), log: { Log.warning("presenter: " + $0) })
+        let style = ShippedStyle.apply(user: ConfigLoader.userStyleSheet(environment: environment), log: { Log.warning("presenter: " + $0) })
         var presenter: PopupPresenter?
         if !panelOnly {
             presenter = PopupPresenter(
@@ -44,6 +44,10 @@ enum PresenterProcess {
             heard: { panel.heard($0) }, open: { panel.open() }, close: { panel.close() },
             isOpen: { panel.panel.isOpen }, reload: { panel.panel.update($0.panel) }) },
             idleExit: settings.popups.idleExit)
+        feed.reloaded = {
+            style.load(ConfigLoader.userStyleSheet(environment: environment))
+            return nil
+        }
         return feed.run(config: config)
     }
 }

@@ -350,6 +350,28 @@ import Testing
         if drawing == .light { #expect(bus.logSays("style.css styles them: chime-presenter draws them"), "\(bus.daemonLog)") }
     }
 
+    /// A style.css written or changed while banners are up applies on `chimectl reload`: the
+    /// banner up takes it at once, whichever program drew it.
+    @Test(arguments: Drawing.allCases) func aNewStyleSheetAppliesOnReload(_ drawing: Drawing) throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display, drawing: drawing)
+        _ = try bus.client().notify(summary: "restyled", timeout: 0)
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        let shot = bus.directory.appendingPathComponent("shot.png").path
+        func corner() throws -> Double {
+            try display.screenshot(to: shot)
+            return try XDisplay.brightness(x: banner.x + banner.width - 40, y: banner.y + banner.height - 12, width: 30, height: 6, in: shot)
+        }
+        #expect(try corner() < 0.3, "the shipped style is dark")
+        let client = try bus.client()
+        for (css, light) in [("#ffffff", true), ("#000000", false)] {
+            try bus.writeConfig("window.chime-banner { background-color: \(css); }\n", file: "style.css")
+            #expect(try bus.chimectl("reload").status == 0)
+            #expect(client.waitUntil { ((try? display.windows().count) ?? 0) == 1 && ((try? corner()).map { light ? $0 > 0.9 : $0 < 0.05 } ?? false) },
+                    "\(css) after the reload")
+        }
+    }
+
     /// With a screen reader running (the accessibility bus says ScreenReaderEnabled, as while
     /// Orca runs), GTK draws the banners, whose windows it can read; chime-banners says why.
     @Test func withAScreenReaderRunningGTKDrawsTheBanners() throws {
