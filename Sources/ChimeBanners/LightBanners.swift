@@ -22,11 +22,14 @@ public final class LightBanners {
         /// The reply field or a menu of actions is to open over a banner (chime-presenter's); the
         /// closure is called once it has closed.
         public var interact: (Interaction, _ closed: @escaping () -> Void) -> Void
+        /// A click on "+N more": the panel shows them all.
+        public var openCenter: () -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     hover: @escaping (UInt32, Bool) -> Void, dismissAll: @escaping () -> Void,
                     opened: @escaping (UInt32) -> Void, playAttachment: @escaping (UInt32, Int) -> Void,
-                    interact: @escaping (Interaction, _ closed: @escaping () -> Void) -> Void) {
+                    interact: @escaping (Interaction, _ closed: @escaping () -> Void) -> Void,
+                    openCenter: @escaping () -> Void) {
             self.invoke = invoke
             self.dismiss = dismiss
             self.hover = hover
@@ -34,6 +37,7 @@ public final class LightBanners {
             self.opened = opened
             self.playAttachment = playAttachment
             self.interact = interact
+            self.openCenter = openCenter
         }
     }
 
@@ -279,6 +283,7 @@ public final class LightBanners {
             cairo_move_to(cr, look.padding, (Double(BannerStack.moreHeight) - BannerDrawing.size(layout).height) / 2)
             pango_cairo_show_layout(cr, layout)
         }
+        window.pressed = { [callbacks] button, _, _ in if button == 1 { callbacks.openCenter() } }
         more = (window, layout)
         return (window, layout)
     }

@@ -20,11 +20,13 @@ public final class PopupPresenter {
         public var dismissAll: () -> Void
         /// The play button of a notification's audio attachment (id, its index).
         public var playAttachment: (UInt32, Int) -> Void
+        /// A click on "+N more": the panel shows them all.
+        public var openCenter: () -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, dismiss: @escaping (UInt32) -> Void,
                     reply: @escaping (UInt32, String) -> Void, hover: @escaping (UInt32, Bool) -> Void,
                     openedLink: @escaping (UInt32) -> Void = { _ in }, dismissAll: @escaping () -> Void = {},
-                    playAttachment: @escaping (UInt32, Int) -> Void = { _, _ in }) {
+                    playAttachment: @escaping (UInt32, Int) -> Void = { _, _ in }, openCenter: @escaping () -> Void = {}) {
             self.invoke = invoke
             self.dismiss = dismiss
             self.reply = reply
@@ -32,6 +34,7 @@ public final class PopupPresenter {
             self.openedLink = openedLink
             self.dismissAll = dismissAll
             self.playAttachment = playAttachment
+            self.openCenter = openCenter
         }
     }
 
@@ -154,6 +157,11 @@ public final class PopupPresenter {
         gtk_widget_set_size_request(window, Int32(settings.width), Int32(BannerStack.moreHeight))
         window.addClass("chime-more")
         gtk_container_add(window.cast(GtkContainer.self), gtk_label_new(""))
+        gtk_widget_add_events(window, Int32(GDK_BUTTON_PRESS_MASK.rawValue))
+        GtkSignals.connectEvent(window.raw, "button-press-event") { [callbacks] event in
+            if UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEventButton.self).pointee.button == 1 { callbacks.openCenter() }
+            return true
+        }
         more = window
         return window
     }

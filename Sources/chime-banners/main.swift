@@ -61,7 +61,8 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
                                            dismissAll: { call("DismissAll", []) },
                                            opened: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
                                            playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) },
-                                           interact: { helper.open($0, closed: $1) })
+                                           interact: { helper.open($0, closed: $1) },
+                                           openCenter: { call("ShowCenter", [.string("open")]) })
     if let reason = GTKBannersNeeded.reason(environment: environment, bus: connection) {
         Log.info("banners: \(reason): chime-presenter draws them")
         return ControlProtocol.needsGTKBanners

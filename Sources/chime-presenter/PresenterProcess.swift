@@ -35,7 +35,8 @@ enum PresenterProcess {
                                  hover: { call("SetPointerOver", [.uint32($0), .bool($1)]) },
                                  openedLink: { call("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
                                  dismissAll: { call("DismissAll", []) },
-                                 playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) }),
+                                 playAttachment: { call("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) },
+                                 openCenter: { call("ShowCenter", [.string("open")]) }),
                 log: { Log.warning("presenter: " + $0) })
             guard presenter != nil else { return 0 }
         }

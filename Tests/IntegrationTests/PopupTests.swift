@@ -399,7 +399,11 @@ import Testing
         let shown = try display.waitForWindows { $0.count == 2 }
         #expect(shown.map(\.title) == ["chime-banner-5", "chime-banner-4"])
         #expect(shown.allSatisfy { $0.x == display.width - 380 - 12 }, "top-right by default")
-        #expect(try display.waitForWindows("chime-more") { $0.count == 1 }.count == 1)
+        let more = try #require(try display.waitForWindows("chime-more") { $0.count == 1 }.first)
+        // A click on "+3 more" opens the panel, which shows them all.
+        try display.click(x: more.x + more.width / 2, y: more.y + more.height / 2)
+        #expect(try display.waitForWindows("chime-center") { $0.count == 1 }.count == 1)
+        #expect(try bus.chimectl("status", "--json").stdout.contains("\"center-open\":true"))
     }
 
     @Test(arguments: Drawing.allCases) func clickingAnActionButtonSendsItsKeyAndARightClickDismisses(_ drawing: Drawing) throws {
