@@ -90,9 +90,19 @@ extension Daemon {
                 return []
             },
             "Clear": { [unowned self] call throws(BusError) in
-                let named = call.arguments[0].vardictEntries?["app"]?.string
-                let app = try named.map { name throws(BusError) in try knownApp(named: name) }
-                let ids = try requireStore().ids(app: app)
+                let filter = call.arguments[0].vardictEntries ?? [:]
+                let store = try requireStore()
+                let ids: [UInt32]
+                if let listed = filter["ids"] {
+                    // What the panel shows of a group: those of them still in the center.
+                    guard case .array("u", _) = listed.unwrapped, filter["app"] == nil else {
+                        throw .invalidArgs("ids is an array of ids (au), without app")
+                    }
+                    ids = listed.uint32Array.filter { attention.server.notification($0) != nil || store.contains($0) }
+                } else {
+                    let app = try filter["app"]?.string.map { name throws(BusError) in try knownApp(named: name) }
+                    ids = store.ids(app: app)
+                }
                 apply(attention.delete(ids))
                 return [.uint32(UInt32(ids.count))]
             },

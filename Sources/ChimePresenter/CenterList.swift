@@ -40,7 +40,8 @@ final class CenterList {
     init(actions: CenterPanel.Actions) {
         self.actions = actions
         widget = gtk_scrolled_window_new(nil, nil)!
-        gtk_scrolled_window_set_policy(widget.cast(GtkScrolledWindow.self), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        // EXTERNAL: what a notification needs is never the panel's width (`[panel] width` is).
+        gtk_scrolled_window_set_policy(widget.cast(GtkScrolledWindow.self), GTK_POLICY_EXTERNAL, GTK_POLICY_AUTOMATIC)
         listBox = gtk_list_box_new()!
         listBox.addClass("center-list")
         gtk_list_box_set_selection_mode(listBox.cast(GtkListBox.self), GTK_SELECTION_NONE)
@@ -86,6 +87,11 @@ final class CenterList {
             }
         focusIndexAfterDelete = nil
         if let target, focusedKey != nil || focusedIndex != nil { gtk_widget_grab_focus(target) }
+    }
+
+    /// The first row that takes the focus: a notification, or a group's header.
+    func focusTop() {
+        if let first = order.first(where: { gtk_widget_get_can_focus($0) != 0 }) { gtk_widget_grab_focus(first) }
     }
 
     func focusFirst() {
@@ -140,17 +146,20 @@ final class CenterList {
         gtk_label_set_xalign(name.cast(GtkLabel.self), 0)
         gtk_label_set_ellipsize(name.cast(GtkLabel.self), PANGO_ELLIPSIZE_END)
         gtk_box_pack_start(header.cast(GtkBox.self), name, 1, 1, 0)
+        // The buttons act on what the group shows (under a search, the matches), and say how many.
         let actions = actions
         let app = group.app
         if unread > 0 {
-            let read = gtk_button_new_with_label("Mark read")!
-            Accessible.name(read, "Mark \(group.name)'s notifications read")
-            GtkSignals.connect(read.raw, "clicked") { actions.readApp(app) }
+            let ids = group.items.filter(\.unread).map(\.id)
+            let read = gtk_button_new_with_label("Mark \(unread) read")!
+            Accessible.name(read, "Mark \(unread) of \(group.name)'s notifications read")
+            GtkSignals.connect(read.raw, "clicked") { actions.read(ids) }
             gtk_box_pack_start(header.cast(GtkBox.self), read, 0, 0, 0)
         }
-        let clear = gtk_button_new_with_label("Clear")!
-        Accessible.name(clear, "Clear \(group.name)'s notifications")
-        GtkSignals.connect(clear.raw, "clicked") { actions.clearApp(app) }
+        let ids = group.items.map(\.id)
+        let clear = gtk_button_new_with_label("Clear \(ids.count)")!
+        Accessible.name(clear, "Clear \(ids.count) of \(group.name)'s notifications")
+        GtkSignals.connect(clear.raw, "clicked") { actions.clear(ids) }
         gtk_box_pack_start(header.cast(GtkBox.self), clear, 0, 0, 0)
         add(.header("app \(app)"), header, focusable: true)
         addItems(group.items, key: "app \(app)")
@@ -191,7 +200,7 @@ final class CenterList {
         case .item(let item)?:
             let token = ActivationToken.forCurrentEvent(desktopEntry: item.desktopEntry, appName: item.appName) ?? ""
             // Without a default action, a click still says it was seen.
-            if item.hasDefaultAction { actions.invoke(item.id, Action.defaultKey, token) } else { actions.read(item.id) }
+            if item.hasDefaultAction { actions.invoke(item.id, Action.defaultKey, token) } else { actions.read([item.id]) }
         case .more(let key)?:
             expanded.insert(key)
             show(content)
@@ -233,20 +242,28 @@ final class CenterList {
         }
         gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), row, 0, 0, 0)
-        let files = AttachmentView.Callbacks(play: { actions.playAttachment(id, $0) }, opened: { actions.read(id) },
+        let files = AttachmentView.Callbacks(play: { actions.playAttachment(id, $0) }, opened: { actions.read([id]) },
                                              log: { Log.warning("presenter: " + $0) })
         if let attachments = AttachmentView.row(item.attachments, shown: item.attachments.count, width: 160, height: 90, callbacks: files) {
             gtk_box_pack_start(column.cast(GtkBox.self), attachments, 0, 0, 0)
         }
         if !item.buttons.isEmpty {
-            let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-            gtk_box_set_homogeneous(buttons.cast(GtkBox.self), 1)
+            // Buttons that do not fit in the panel's width go on the next line: a row that cannot
+            // wrap would widen the panel past its width.
+            let buttons = gtk_flow_box_new()!
+            gtk_flow_box_set_selection_mode(buttons.cast(GtkFlowBox.self), GTK_SELECTION_NONE)
+            gtk_flow_box_set_homogeneous(buttons.cast(GtkFlowBox.self), 1)
+            gtk_flow_box_set_column_spacing(buttons.cast(GtkFlowBox.self), 6)
+            gtk_flow_box_set_row_spacing(buttons.cast(GtkFlowBox.self), 6)
+            gtk_flow_box_set_max_children_per_line(buttons.cast(GtkFlowBox.self), UInt32(BannerContent.maximumButtons))
             for action in item.buttons.prefix(BannerContent.maximumButtons) {
                 let button = gtk_button_new_with_label(action.label)!
                 GtkSignals.connect(button.raw, "clicked") {
                     actions.invoke(id, action.key, ActivationToken.forCurrentEvent(desktopEntry: item.desktopEntry, appName: item.appName) ?? "")
                 }
-                gtk_box_pack_start(buttons.cast(GtkBox.self), button, 1, 1, 0)
+                gtk_container_add(buttons.cast(GtkContainer.self), button)
+                // The flow box's own child takes no focus: the button inside does.
+                if let child = gtk_widget_get_parent(button) { gtk_widget_set_can_focus(child, 0) }
             }
             gtk_box_pack_start(column.cast(GtkBox.self), buttons, 0, 0, 0)
         }

@@ -14,9 +14,9 @@ public final class CenterPanel {
         /// Off the panel: deleted from the center (an open one is dismissed first).
         public var delete: (UInt32) -> Void
         public var reply: (UInt32, String) -> Void
-        public var read: (UInt32) -> Void
-        public var readApp: (String) -> Void
-        public var clearApp: (String) -> Void
+        public var read: ([UInt32]) -> Void
+        /// A group's Clear: the notifications it shows go from the center.
+        public var clear: ([UInt32]) -> Void
         /// A Focus on: its name and FocusOn's options ("for-seconds", "until").
         public var focusOn: (String, [(String, BusValue)]) -> Void
         public var focusOff: () -> Void
@@ -31,12 +31,12 @@ public final class CenterPanel {
         public var playAttachment: (UInt32, Int) -> Void
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, delete: @escaping (UInt32) -> Void,
-                    reply: @escaping (UInt32, String) -> Void, read: @escaping (UInt32) -> Void, readApp: @escaping (String) -> Void,
-                    clearApp: @escaping (String) -> Void, focusOn: @escaping (String, [(String, BusValue)]) -> Void,
+                    reply: @escaping (UInt32, String) -> Void, read: @escaping ([UInt32]) -> Void,
+                    clear: @escaping ([UInt32]) -> Void, focusOn: @escaping (String, [(String, BusValue)]) -> Void,
                     focusOff: @escaping () -> Void, setMuted: @escaping (Bool) -> Void, close: @escaping () -> Void,
                     search: @escaping (String) -> Void, wantActivity: @escaping () -> Void,
                     playAttachment: @escaping (UInt32, Int) -> Void) {
-            (self.invoke, self.delete, self.reply, self.read, self.readApp, self.clearApp) = (invoke, delete, reply, read, readApp, clearApp)
+            (self.invoke, self.delete, self.reply, self.read, self.clear) = (invoke, delete, reply, read, clear)
             (self.focusOn, self.focusOff, self.setMuted, self.close, self.search, self.wantActivity) =
                 (focusOn, focusOff, setMuted, close, search, wantActivity)
             self.playAttachment = playAttachment
@@ -56,6 +56,8 @@ public final class CenterPanel {
         /// When the active Focus ends (unix ms), 0 for no end.
         public var until: Int64 = 0
         public var muted = false
+        /// What is wrong in the config (each line left out of it).
+        public var configProblems: [String] = []
         public init() {}
     }
 
@@ -187,6 +189,10 @@ public final class CenterPanel {
             return true
         case GDK_KEY_slash where !inEntry:
             if let searchEntry { gtk_widget_grab_focus(searchEntry) }
+            return true
+        case GDK_KEY_Down where inEntry:
+            // GTK's own move stops at a first row that takes no focus (a section's title).
+            list?.focusTop()
             return true
         case GDK_KEY_Delete, GDK_KEY_KP_Delete:
             guard !inEntry, let window, let id = list?.notification(containing: gtk_window_get_focus(window.cast(GtkWindow.self))) else { return false }

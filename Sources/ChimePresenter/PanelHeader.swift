@@ -7,6 +7,8 @@ final class PanelHeader {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let actions: CenterPanel.Actions
     private let focusLine: UnsafeMutablePointer<GtkWidget>
+    /// Says the config has problems, only while it has.
+    private let problemLine: UnsafeMutablePointer<GtkWidget>
     private let modes: UnsafeMutablePointer<GtkWidget>
     private let mute: UnsafeMutablePointer<GtkWidget>
     private var status: CenterPanel.Status?
@@ -32,6 +34,12 @@ final class PanelHeader {
         let close = Accessible.closeButton("Close", name: "Close the panel") { actions.close() }
         gtk_box_pack_start(top.cast(GtkBox.self), close, 0, 0, 0)
         gtk_box_pack_start(widget.cast(GtkBox.self), top, 0, 0, 0)
+        problemLine = gtk_label_new("")!
+        problemLine.addClass("config-problem")
+        gtk_label_set_xalign(problemLine.cast(GtkLabel.self), 0)
+        gtk_label_set_line_wrap(problemLine.cast(GtkLabel.self), 1)
+        gtk_widget_set_no_show_all(problemLine, 1)
+        gtk_box_pack_start(widget.cast(GtkBox.self), problemLine, 0, 0, 0)
         focusLine = gtk_label_new("")!
         focusLine.addClass("focus-line")
         gtk_label_set_xalign(focusLine.cast(GtkLabel.self), 0)
@@ -58,6 +66,11 @@ final class PanelHeader {
         if !status.active.isEmpty, status.until > 0 { line += " until " + Self.clock(status.until) }
         if status.muted { line += " · sounds muted" }
         gtk_label_set_text(focusLine.cast(GtkLabel.self), line)
+        let problems = status.configProblems.count
+        gtk_label_set_text(problemLine.cast(GtkLabel.self),
+                           "The config has \(problems) problem\(problems == 1 ? "" : "s"), left out: see chimectl status")
+        gtk_widget_set_tooltip_text(problemLine, status.configProblems.joined(separator: "\n"))
+        gtk_widget_set_visible(problemLine, problems > 0 ? 1 : 0)
         settingMute = true
         gtk_toggle_button_set_active(mute.cast(GtkToggleButton.self), status.muted ? 1 : 0)
         settingMute = false

@@ -45,6 +45,7 @@ public enum ShippedStyle {
         window.chime-center .center-header { padding: 12px; background-color: #23252b; border-bottom: 1px solid #3b3f4a; }
         window.chime-center .center-title { font-weight: bold; font-size: 1.25em; }
         window.chime-center .focus-line { color: #a3a9b7; }
+        window.chime-center .config-problem { color: #1b1d22; background: #e5c07b; padding: 4px 8px; border-radius: 4px; }
         window.chime-center button { padding: 4px 10px; background: #353945; color: #eceff4; border: 1px solid #4a4f5c; box-shadow: none; text-shadow: none; -gtk-icon-shadow: none; }
         window.chime-center button:hover, window.chime-center button:focus { background: #414655; border-color: #6d9eeb; }
         window.chime-center button:checked, window.chime-center button.focus-on { background: #2f4f7f; border-color: #6d9eeb; }

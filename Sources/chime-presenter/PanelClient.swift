@@ -26,9 +26,8 @@ final class PanelClient {
             invoke: { [unowned self] in send("InvokeWithToken", [.uint32($0), .string($1), .string($2)]) },
             delete: { [unowned self] in send("Delete", [.uint32($0)]) },
             reply: { [unowned self] in send("Reply", [.uint32($0), .string($1)]) },
-            read: { [unowned self] in send("Read", [.array(elementSignature: "u", [.uint32($0)])]) },
-            readApp: { [unowned self] in send("ReadApp", [.string($0)]) },
-            clearApp: { [unowned self] in send("Clear", [.vardict([("app", .string($0))])]) },
+            read: { [unowned self] in send("Read", [.array(elementSignature: "u", $0.map(BusValue.uint32))]) },
+            clear: { [unowned self] in send("Clear", [.vardict([("ids", .array(elementSignature: "u", $0.map(BusValue.uint32)))])]) },
             focusOn: { [unowned self] in send("FocusOn", [.string($0), .vardict($1)]) },
             focusOff: { [unowned self] in send("FocusOff", []) },
             setMuted: { [unowned self] in send("SetMuted", [.bool($0)]) },
@@ -110,7 +109,9 @@ final class PanelClient {
             status.active = focus["active"]?.string ?? ""
             status.until = focus["until"]?.integer ?? 0
         }
-        status.muted = (try? call("GetStatus", []).first?.vardictEntries?["muted"]?.bool) ?? false
+        let daemon = (try? call("GetStatus", []).first?.vardictEntries) ?? [:]
+        status.muted = daemon["muted"]?.bool ?? false
+        status.configProblems = daemon["config-problems"]?.strings ?? []
         panel.show(status)
     }
 
