@@ -14,6 +14,8 @@ final class Backlog {
     /// From the connection's filter, as libdbus dispatches.
     func append(_ message: Message) { queue.append(message) }
     func next() -> Message? { queue.next() }
+    /// How many calls with descriptors `sender` has waiting here.
+    func descriptorCalls(from sender: String) -> Int { queue.descriptorCalls(from: sender) }
     var isEmpty: Bool { queue.isEmpty }
     var isFull: Bool { queue.count >= Self.limit }
     /// More than the socket's buffer handed over: libdbus has messages still to dispatch.

@@ -2,6 +2,7 @@ import CDBus
 import CShims
 import ChimeCore
 import ChimeGLib
+import Synchronization
 
 /// A private connection to the session bus. chimectl uses the blocking calls; chime-presenter
 /// attaches it to the GLib main loop; chimed serves it from a bus thread of its own
@@ -44,6 +45,37 @@ public final class BusConnection: @unchecked Sendable {
         raw = connection
         // The owner decides what to do when the bus goes away; libdbus would call _exit.
         dbus_connection_set_exit_on_disconnect(connection, 0)
+        // Descriptors that came with messages still held: past this, libdbus reads no more until
+        // some are let go, so the process never runs out of open files (which costs libdbus the
+        // connection).
+        dbus_connection_set_max_received_unix_fds(connection, Self.heldDescriptors)
+    }
+
+    static let heldDescriptors = 128
+    /// Calls with descriptors one sender may have waiting, of the methods that take them.
+    static let descriptorCallsPerSender = 8
+
+    /// The methods (interface, member) that read descriptors passed with them.
+    private let descriptorMethods = Mutex<Set<String>>([])
+
+    /// Lets calls of `member` bring file descriptors (the portal's icons and sounds); a call of
+    /// any other that brings some is refused as it arrives, and its descriptors closed.
+    public func takeDescriptors(interface: String, member: String) {
+        descriptorMethods.withLock { _ = $0.insert(interface + "." + member) }
+    }
+
+    /// Why a message that brought descriptors is not taken: its method takes none, or its
+    /// sender has enough such calls waiting. nil: it is taken. Runs as the message arrives.
+    private func descriptorRefusal(_ message: Message, backlog: Backlog) -> BusError? {
+        let method = (message.interface ?? "") + "." + (message.member ?? "")
+        guard message.kind == .methodCall, descriptorMethods.withLock({ $0.contains(method) }) else {
+            return .invalidArgs("\(message.member ?? "this message") takes no file descriptors")
+        }
+        guard backlog.descriptorCalls(from: message.sender ?? "") < Self.descriptorCallsPerSender else {
+            return BusError("org.freedesktop.DBus.Error.LimitsExceeded",
+                            "\(Self.descriptorCallsPerSender) calls with file descriptors wait already; wait for their answers")
+        }
+        return nil
     }
 
     deinit {
@@ -187,13 +219,23 @@ public final class BusConnection: @unchecked Sendable {
         dbus_connection_add_filter(raw, { _, message, data in
             let connection = Unmanaged<BusConnection>.fromOpaque(data!).takeUnretainedValue()
             switch connection.serving {
-            case .mainLoop(let loop)?: loop.backlog.append(Message(borrowing: message!))
-            case .busThread(let thread)?: thread.backlog.append(Message(borrowing: message!))
+            case .mainLoop(let loop)?: connection.take(Message(borrowing: message!), into: loop.backlog)
+            case .busThread(let thread)?: connection.take(Message(borrowing: message!), into: thread.backlog)
             case .handler(let handler)?:
                 return handler(Message(borrowing: message!)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             case nil: return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }
             return DBUS_HANDLER_RESULT_HANDLED
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Queues a message to be served, unless it brought descriptors it may not: then it is
+    /// refused at once, and letting it go closes them.
+    private func take(_ message: Message, into backlog: Backlog) {
+        if message.carriesDescriptors, let refusal = descriptorRefusal(message, backlog: backlog) {
+            if message.expectsReply { send(message.errorReply(refusal)) }
+            return
+        }
+        backlog.append(message)
     }
 }

@@ -9,6 +9,8 @@ struct FairQueue {
         let sender: String
         var messages: [Message]
         var head = 0
+        /// Of them, how many brought file descriptors.
+        var descriptorCalls = 0
     }
 
     /// Senders with waiting messages, in the order they are served.
@@ -21,11 +23,17 @@ struct FairQueue {
     mutating func append(_ message: Message) {
         let sender = message.sender ?? ""
         count += 1
+        let descriptors = message.carriesDescriptors ? 1 : 0
         if let index = lanes.firstIndex(where: { $0.sender == sender }) {
             lanes[index].messages.append(message)
+            lanes[index].descriptorCalls += descriptors
         } else {
-            lanes.append(Lane(sender: sender, messages: [message]))
+            lanes.append(Lane(sender: sender, messages: [message], descriptorCalls: descriptors))
         }
+    }
+
+    func descriptorCalls(from sender: String) -> Int {
+        lanes.first { $0.sender == sender }?.descriptorCalls ?? 0
     }
 
     /// The next message, from the next sender in turn.
@@ -35,6 +43,7 @@ struct FairQueue {
         let head = lanes[cursor].head
         let message = lanes[cursor].messages[head]
         count -= 1
+        if message.carriesDescriptors { lanes[cursor].descriptorCalls -= 1 }
         if head + 1 == lanes[cursor].messages.count {
             lanes.remove(at: cursor)
         } else {

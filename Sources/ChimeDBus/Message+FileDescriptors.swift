@@ -2,6 +2,9 @@ import CDBus
 import ChimeCore
 
 extension Message {
+    /// Whether file descriptors came with it.
+    public var carriesDescriptors: Bool { dbus_message_contains_unix_fds(raw) != 0 }
+
     /// The file descriptors the message carries, in the order its arguments hold them (the order
     /// `ArgumentReader.all()` meets their `.unixFD` values): each a duplicate the caller closes.
     /// libdbus closes its own with the message.

@@ -31,10 +31,13 @@ public struct ExportedInterface {
     public let early: [String: EarlyHandler]
     /// Read-only properties: name -> current value.
     public let properties: [String: () -> BusValue]
+    /// The methods that read file descriptors passed with them; a call of any other comes with
+    /// none (`BusConnection.takesDescriptors`).
+    public let takesDescriptors: Set<String>
 
     /// Every method and property the XML declares must have a handler, and nothing undeclared may.
     public init(spec: InterfaceSpec, handlers: [String: Handler], early: [String: EarlyHandler] = [:],
-                properties: [String: () -> BusValue] = [:]) {
+                properties: [String: () -> BusValue] = [:], takesDescriptors: Set<String> = []) {
         precondition(Set(spec.methods.keys) == Set(handlers.keys),
                      "\(spec.name): handlers \(handlers.keys.sorted()) differ from the XML's methods \(spec.methods.keys.sorted())")
         precondition(Set(early.keys).isSubset(of: spec.methods.keys), "\(spec.name): early parts of undeclared methods")
@@ -43,6 +46,7 @@ public struct ExportedInterface {
         self.handlers = handlers
         self.early = early
         self.properties = properties
+        self.takesDescriptors = takesDescriptors
     }
 }
 
@@ -127,6 +131,9 @@ public final class ObjectServer {
     public func export(_ interface: ExportedInterface, at path: String) {
         objects[path, default: []].append(interface)
         lastRoute = nil
+        for member in interface.takesDescriptors {
+            connection.takeDescriptors(interface: interface.spec.name, member: member)
+        }
         earlyRoutes.routes.withLock { routes in
             for (member, handler) in interface.early {
                 routes.append(.init(path: path, interface: interface.spec.name, member: member,

@@ -188,8 +188,7 @@ extension Daemon {
     /// act inside chimed).
     func requireSenderPresent(_ notification: Notification) throws(BusError) {
         guard notification.sender != Attention.selfSender else { return }
-        let present = (try? connection.busCall("NameHasOwner", [.string(notification.sender)]).first?.bool) ?? false
-        guard present else {
+        guard identities.isPresent(notification.sender) else {
             throw BusError(BusError.appGone, "\(notification.request.appName) is no longer running, so notification \(notification.id)'s action cannot reach it")
         }
     }

@@ -50,14 +50,13 @@ extension Daemon {
                 .vardict([("category", .stringArray(PortalNotification.categories)),
                           ("button-purpose", .stringArray(PortalNotification.purposes))])
             },
-        ])
+        ], takesDescriptors: ["AddNotification"])  // icons and sounds, as sealed memfds
     }
 
     /// The frontend only: the app id it passes is the identity Chime trusts, so no other client
     /// may name an app through the backend (a host program could otherwise pass as a Flatpak app).
     private func requirePortal(_ sender: String) throws(BusError) {
-        let owner = try? controlConnection.busCall("GetNameOwner", [.string(Self.portalFrontend)]).first?.string
-        guard let owner, owner == sender else {
+        guard identities.owns(sender, name: Self.portalFrontend) else {
             throw BusError(BusError.accessDenied, "only xdg-desktop-portal (\(Self.portalFrontend)) may call the notification portal's backend")
         }
     }

@@ -36,6 +36,26 @@ final class SenderIdentities: Sendable {
         _ = known.withLock { $0.removeValue(forKey: sender) }
     }
 
+    /// Whether `sender` owns the well-known `name` now (the portal's frontend).
+    func owns(_ sender: String, name: String) -> Bool {
+        ask("GetNameOwner", name)?.string == sender
+    }
+
+    /// Whether the connection `sender` is still on the bus.
+    func isPresent(_ sender: String) -> Bool {
+        ask("NameHasOwner", sender)?.bool ?? false
+    }
+
+    /// The bus daemon's answer about `name`, asked on the lookups' connection: the connections
+    /// chimed serves may hold calls whose descriptors stop them reading, a reply too, until
+    /// their own thread has let those go.
+    private func ask(_ method: String, _ name: String) -> BusValue? {
+        lookup.withLock { connection in
+            let reply = try? connection?.busCall(method, [.string(name)])
+            return reply?.first
+        }
+    }
+
     private func processID(of sender: String) -> Int32? {
         lookup.withLock { connection -> Int32? in
             guard let reply = try? connection?.busCall("GetConnectionCredentials", [.string(sender)]),

@@ -1,12 +1,13 @@
 import CDBus
 import ChimeCore
 import Foundation
+import Glibc
 import Testing
 @testable import ChimeDBus
 
-/// Calls as a hostile or broken client sends them: random methods of both interfaces (and ones
-/// that are not there), random signatures, the hints Chime reads with values of every type and
-/// of many sizes. Seeded, so a failure comes back the same; bounded in count (4,000 calls) and
+/// Calls as a hostile or broken client sends them: random methods of the three interfaces (the
+/// portal backend's as its frontend calls them), and ones that are not there, random signatures,
+/// the hints Chime reads with values of every type and of many sizes, file descriptors among them. Seeded, so a failure comes back the same; bounded in count (4,000 calls) and
 /// bytes. After them chimed still answers every call, and another client's Notify still works.
 @Suite struct FuzzTests {
     /// SplitMix64: small, seeded, the same on every machine.
@@ -32,6 +33,9 @@ import Testing
         "SetPointerOver", "SetMuted",
     ]
     static let hintNames = HintName.allCases.map(\.text) + ["x-unknown", "image_data", "icon_data"]
+    static let portalMethods = ["AddNotification", "RemoveNotification"]
+    static let portalKeys = ["title", "body", "markup-body", "icon", "sound", "priority", "default-action", "default-action-target",
+                             "buttons", "category", "display-hint", "x-unknown"]
 
     static func text(_ random: inout Random) -> String {
         switch random.below(10) {
@@ -47,7 +51,7 @@ import Testing
 
     /// A value of a random type, nested at most `depth` deep.
     static func value(_ random: inout Random, depth: Int = 2) -> BusValue {
-        switch random.below(depth > 0 ? 14 : 10) {
+        switch random.below(depth > 0 ? 16 : 10) {
         case 0: return .byte(UInt8(truncatingIfNeeded: random.next()))
         case 1: return .bool(random.chance(50))
         case 2: return .int16(Int16(truncatingIfNeeded: random.next()))
@@ -64,8 +68,11 @@ import Testing
             let side = Int32(random.pick([0, 1, 64, 5_000, -3]))
             return .structure([.int32(side), .int32(side), .int32(side * 4), .bool(true), .int32(8), .int32(4),
                                .bytes([UInt8](repeating: 1, count: random.pick([0, 16, 16_384])))])
+        case 14:
+            // A descriptor (of /dev/null), bare or as the portal wraps one.
+            return random.chance(50) ? .unixFD(0) : .structure([.string("file-descriptor"), .variant(.unixFD(0))])
         default:
-            return .vardict((0..<random.below(4)).map { _ in (random.pick(hintNames), value(&random, depth: depth - 1)) })
+            return .vardict((0..<random.below(4)).map { _ in (random.pick(hintNames + portalKeys), value(&random, depth: depth - 1)) })
         }
     }
 
@@ -78,33 +85,43 @@ import Testing
                 .int32(Int32(random.pick([-1, 0, 1, 5_000, -7])))]
     }
 
-    static func message(_ random: inout Random) -> Message {
-        let control = ProcessInfo.processInfo.environment["FUZZ_SIDE"].map { $0 == "control" } ?? random.chance(50)
-        let (destination, path, interface) = control
-            ? ("dev.chime.Chime1", "/dev/chime/Chime1", "dev.chime.Chime1")
-            : ("org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications")
-        let method = random.chance(5) ? "NoSuchMethod" : random.pick(control ? controlMethods : notificationsMethods)
+    /// `descriptor`: what the calls' descriptors are duplicates of.
+    static func message(_ random: inout Random, descriptor: Int32) -> Message {
+        let side = ProcessInfo.processInfo.environment["FUZZ_SIDE"] ?? random.pick(["control", "notifications", "portal"])
+        let (destination, path, interface, methods) = switch side {
+        case "control": ("dev.chime.Chime1", "/dev/chime/Chime1", "dev.chime.Chime1", controlMethods)
+        case "portal": (PortalTests.name, PortalTests.path, PortalTests.interface, portalMethods)
+        default: ("org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications", notificationsMethods)
+        }
+        let method = random.chance(5) ? "NoSuchMethod" : random.pick(methods)
         let arguments: [BusValue]
         if method == "Notify", random.chance(70) {
             arguments = notifyArguments(&random)
+        } else if method == "AddNotification", random.chance(70) {
+            let entries = (0..<random.below(8)).map { _ in (random.pick(portalKeys), value(&random)) }
+            arguments = [.string(random.pick(["org.example.Chat", "", "a]b"])), .string(text(&random)), .vardict(entries)]
         } else {
             arguments = (0..<random.below(5)).map { _ in value(&random) }
         }
         return .methodCall(destination: random.chance(3) ? "org.freedesktop.Notifications" : destination,
-                           path: random.chance(3) ? "/" : path, interface: interface, method: method, arguments: arguments)
+                           path: random.chance(3) ? "/" : path, interface: interface, method: method, arguments: arguments,
+                           descriptors: [descriptor])
     }
 
     @Test(arguments: [UInt64(1), 2])
     func chimedAnswersEveryRandomCallAndStays(seed: UInt64) throws {
         let bus = try TestBus()
-        let fuzzer = try bus.client()
+        // The portal's frontend, so its calls are taken and read, not refused at the door.
+        let fuzzer = try PortalTests.frontend(bus)
+        let null = open("/dev/null", O_RDONLY)
+        defer { close(null) }
         var random = Random(state: seed)
         var sent = 0
         var described: [UInt32: String] = [:]
         // In batches, each answered before the next: a bounded backlog, and a failure near its cause.
         for batch in 0..<20 {
             for _ in 0..<100 {
-                let message = Self.message(&random)
+                let message = Self.message(&random, descriptor: null)
                 var serial: UInt32 = 0
                 dbus_connection_send(fuzzer.connection.raw, message.raw, &serial)
                 described[serial] = "\(message.destination ?? "") \(message.path ?? "") \(message.interface ?? "").\(message.member ?? "")(\(message.signature))"
