@@ -50,7 +50,7 @@ struct AppStateStore {
                     record[keyPath: flag.path] = value == "true"
                 }
             }
-            saved.apps.restore(String(group.dropFirst(4)), record)
+            saved.apps.restore(KeyFile.unescaped(String(group.dropFirst(4))), record)
         }
         saved.muted = file.string("daemon", "muted").flatMap(AppSettings.bool)
         saved.sharing = file.string("daemon", "sharing").flatMap(AppSettings.bool) ?? false
@@ -70,7 +70,7 @@ struct AppStateStore {
         }
         for identity in registry.identities {
             guard let record = registry.record(identity) else { continue }
-            let group = "app " + identity
+            let group = "app " + KeyFile.escaped(identity)
             file.set(group, "seen", "true")
             for (key, value) in record.overrides.sorted(by: { $0.key < $1.key }) { file.set(group, "set." + key, value) }
             for flag in Self.flags where record[keyPath: flag.path] { file.set(group, flag.key, "true") }

@@ -28,6 +28,21 @@ public final class KeyFile {
         return (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
     }
 
+    /// `text` as a group's name: GKeyFile takes no `[`, `]` or control characters there, so those
+    /// (and `%`, and bytes past ASCII that are not UTF-8) are written %XX, as in a URI.
+    public static func escaped(_ text: String) -> String {
+        guard let escaped = g_uri_escape_string(text, " !\"#$&'()*+,/:;<=>?@\\^`{|}~", 1) else { return text }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+
+    /// A group's name as `escaped` wrote it; one that is no such escape, as it is.
+    public static func unescaped(_ group: String) -> String {
+        guard group.contains("%"), let text = g_uri_unescape_string(group, nil) else { return group }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
     /// The value with GKeyFile's escapes (\n, \s, ...) undone.
     public func string(_ group: String, _ key: String) -> String? {
         guard let value = g_key_file_get_string(raw, group, key, nil) else { return nil }

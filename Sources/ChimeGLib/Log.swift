@@ -1,3 +1,4 @@
+import CGLib
 import ChimeCore
 import Glibc
 import Synchronization
@@ -28,6 +29,28 @@ public enum Log {
     public static func forgetSaid(prefix: String) { said.withLock { $0 = $0.filter { !$0.hasPrefix(prefix) } } }
 
     private static let writer = LogWriter()
+
+    /// What GLib and the libraries on it say (a GLib-CRITICAL) goes the same way, never straight
+    /// to a stderr nobody reads, where the write would block the thread that said it.
+    public static func takeGLibMessages() {
+        g_log_set_writer_func({ level, fields, count, _ in
+            var message = "", domain = ""
+            for field in UnsafeBufferPointer(start: fields, count: Int(count)) {
+                guard let key = field.key, let value = field.value else { continue }
+                let text = field.length < 0 ? String(cString: value.assumingMemoryBound(to: CChar.self))
+                    : String(decoding: UnsafeRawBufferPointer(start: value, count: Int(field.length)), as: UTF8.self)
+                switch String(cString: key) {
+                case "MESSAGE": message = text
+                case "GLIB_DOMAIN": domain = text
+                default: break
+                }
+            }
+            let serious = level.rawValue & (G_LOG_LEVEL_ERROR.rawValue | G_LOG_LEVEL_CRITICAL.rawValue | G_LOG_LEVEL_WARNING.rawValue) != 0
+            if serious || Log.debugEnabled { Log.warning((domain.isEmpty ? "" : domain + ": ") + message) }
+            if level.rawValue & G_LOG_LEVEL_ERROR.rawValue != 0 { Log.flush() }  // GLib aborts next
+            return G_LOG_WRITER_HANDLED
+        }, nil, nil)
+    }
 
     /// Every line waiting written (at most two seconds): before the process exits.
     public static func flush() { writer.flush() }

@@ -92,6 +92,7 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
 
 extension LightBanners: BannerBoard {}
 
+Log.takeGLibMessages()
 let status = run(configPath: configPath, environment: processEnvironment())
 Log.flush()
 exit(status)

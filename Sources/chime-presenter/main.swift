@@ -34,6 +34,7 @@ while let argument = arguments.popFirst() {
 // Banners and the panel draw with cairo and need no OpenGL; GTK would still probe it at start on
 // X11, loading Mesa and with it LLVM. A user's own GDK_GL wins.
 setenv("GDK_GL", "disable", 0)
+Log.takeGLibMessages()
 let status = if let interaction {
     InteractionProcess.run(configPath: configPath, interaction: interaction, environment: processEnvironment())
 } else {

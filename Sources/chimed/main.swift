@@ -12,6 +12,7 @@ case .exit(let code, let message):
 case .run(let options):
     // What chimed keeps says what notifications said: whatever it creates is its user's alone.
     umask(0o077)
+    Log.takeGLibMessages()
     OpenFileLimit.raiseToHard()
     do {
         let daemon = try Daemon(options: options, environment: processEnvironment())

@@ -157,6 +157,19 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("'maybe' is not true or false"))
     }
 
+    /// An app's name may hold what a GKeyFile group's may not (`]`, ESC, `%`): its settings are
+    /// kept all the same, with no GLib-CRITICAL in the log.
+    @Test(arguments: ["a]b", "x\u{1B}[31my", "100% [beta]"])
+    func appsWithAnyNameKeepTheirSettings(_ name: String) throws {
+        let bus = try TestBus()
+        _ = try bus.client().notify(app: name, summary: "first")
+        #expect(try bus.chimectl("apps", "set", name, "banners=false").status == 0)
+        _ = try bus.chimectl("status")  // the state is saved after the call's turn
+        #expect(!bus.daemonLog.contains("g_key_file"), "\(bus.daemonLog)")
+        try bus.restartChimed()
+        #expect(try bus.chimectl("apps", "show", name).stdout.contains("banners = false"))
+    }
+
     /// `timeout` for an app, from the config or chimectl, closes its banners then (reason 1), over
     /// the minute notify-send asked for; `never` keeps one that asked for 300 ms.
     @Test func anAppsTimeoutFromTheConfigOrChimectlClosesItsBannersThen() throws {

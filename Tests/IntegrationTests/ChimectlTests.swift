@@ -51,11 +51,12 @@ import Testing
     /// shift the columns. `--json` keeps every character.
     @Test func controlCharactersInAnAppsTextNeverReachTheTerminal() throws {
         let bus = try TestBus()
-        let summary = "title\u{1B}]0;owned\u{07} and\ttab\u{9B}2J"
+        let summary = "title\u{1B}]0;owned\u{07} and\ttab\u{9B}2J \u{202E}txt.exe\u{2066}"
         _ = try bus.client().notify(app: "Tab\tApp\u{1B}[31m", summary: summary, body: "one\ntwo\u{1B}[2J", actions: ["k\u{1B}", "K"])
         for command in [["list"], ["history"], ["show", "1"], ["badges"], ["apps", "list"]] {
             let output = try bus.run(TestBus.chimectl, command).stdout
-            #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || (0x7F...0x9F).contains($0.value) },
+            #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || (0x7F...0x9F).contains($0.value)
+                        || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) },
                     "\(command): \(output.debugDescription)")
         }
         let list = try bus.chimectl("list").stdout
