@@ -1,6 +1,7 @@
 import CGLib
 import ChimeCore
 import ChimeDBus
+import ChimeGLib
 import Glibc
 
 /// org.freedesktop.impl.portal.Notification, as declared in
@@ -69,7 +70,9 @@ extension Daemon {
     private func portalNotification(_ pairs: [(key: String, value: BusValue)], descriptors: [Int32]) throws(RequestError) -> PortalNotification {
         defer { for descriptor in descriptors { close(descriptor) } }
         let entries = Dictionary(pairs, uniquingKeysWith: { _, last in last })
-        var portal = try PortalNotification(decoding: entries)
+        var problems: [String] = []
+        var portal = try PortalNotification(decoding: entries, problems: &problems)
+        for problem in problems { Log.warningOnce(key: "portal " + problem, "portal: \(problem)") }
         portal.title = decoder.bounded(summary: portal.title)
         if let markup = entries["markup-body"]?.string {
             portal.body = decoder.sanitizedBody(markup)

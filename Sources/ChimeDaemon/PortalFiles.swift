@@ -1,4 +1,5 @@
 import CGLib
+import ChimeConfig
 import ChimeCore
 import ChimeGLib
 import Glibc
@@ -9,13 +10,17 @@ import Glibc
 /// rest of Chime (presenters, chime-sound, the center) reads a path as for any app.
 struct PortalFiles {
     /// `$XDG_RUNTIME_DIR/chime/portal` (0700): gone at logout, as the apps' notifications are.
+    /// Without XDG_RUNTIME_DIR, `$XDG_CACHE_HOME/chime/portal`: never a folder of a name others
+    /// can guess in a folder they can write (/tmp).
     let folder: String
-    /// Files kept; past it the oldest go (each a notification's icon or sound).
+    /// Files kept, and their bytes together; past either the oldest go (each a notification's
+    /// icon or sound, at most 10 MB).
     static let limit = 256
+    static let limitBytes: Int64 = 64 * 1024 * 1024
 
     init(environment: [String: String]) {
-        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp/chime-\(getuid())"
-        folder = runtime + "/chime/portal"
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/chime" : nil }
+        folder = (runtime ?? chimeFolder("XDG_CACHE_HOME", fallback: ".cache", environment: environment)) + "/portal"
     }
 
     /// An icon's bytes (PNG, JPEG, SVG and the other types banners load), as a file.
@@ -57,7 +62,9 @@ struct PortalFiles {
     /// Writes `bytes` under a name made of their checksum (the same icon again is the same
     /// file), mode 0600, and lets the oldest go past `limit`.
     private func keep(_ bytes: [UInt8], suffix: String) -> Result<String, HintProblem> {
-        StateFolder.secure(folder)
+        guard StateFolder.secure(folder) else {
+            return .failure(.init("\(folder) is not a folder of this user's own; chimed keeps no file there"))
+        }
         let name = bytes.withUnsafeBufferPointer { buffer -> String in
             guard let sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, buffer.baseAddress, gsize(buffer.count)) else { return "file" }
             defer { g_free(sum) }
@@ -77,12 +84,25 @@ struct PortalFiles {
         return .success(path)
     }
 
-    /// The oldest files past `limit`, by when they were written.
+    /// A name `keep` gives: 64 hexadecimal digits (SHA-256), then `.image` or `.sound`.
+    static func isKept(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        return parts.count == 2 && ["image", "sound"].contains(parts[1]) && parts[0].count == 64
+            && parts[0].allSatisfy { $0.isHexDigit }
+    }
+
+    /// The oldest files past `limit` or `limitBytes`, by when they were written (the one just
+    /// written stays): only files chimed made there (regular, the user's, named by their
+    /// checksum), never anything else the folder holds.
     private func trim() {
-        let files = FolderEntries.list(folder)
-        guard files.count > Self.limit else { return }
-        for file in files.sorted(by: { $0.info.st_mtim.tv_sec < $1.info.st_mtim.tv_sec }).prefix(files.count - Self.limit) {
+        let files = FolderEntries.list(folder).filter { file in
+            file.isFile && file.info.st_uid == getuid() && Self.isKept(file.name)
+        }
+        var (count, bytes) = (files.count, files.reduce(Int64(0)) { $0 + Int64($1.info.st_size) })
+        let newestFirst = files.sorted { ($0.info.st_mtim.tv_sec, $0.info.st_mtim.tv_nsec) > ($1.info.st_mtim.tv_sec, $1.info.st_mtim.tv_nsec) }
+        for file in newestFirst.dropFirst().reversed() where count > Self.limit || bytes > Self.limitBytes {
             unlink(file.path)
+            (count, bytes) = (count - 1, bytes - Int64(file.info.st_size))
         }
     }
 }

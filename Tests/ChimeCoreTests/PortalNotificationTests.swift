@@ -1,6 +1,14 @@
 import Testing
 @testable import ChimeCore
 
+extension PortalNotification {
+    /// Read, with what was bounded left unsaid.
+    init(decoding entries: [String: BusValue]) throws(RequestError) {
+        var problems: [String] = []
+        try self.init(decoding: entries, problems: &problems)
+    }
+}
+
 /// The portal's notification mapped to Chime's request (design section 19).
 @Suite struct PortalNotificationTests {
     private func request(_ entries: [String: BusValue]) throws -> NotificationRequest {
@@ -62,5 +70,26 @@ import Testing
         app.previews = .always
         #expect(DeliveryDecision.decide(request, identity: "app", context: .init(app: app, locked: true)).redacted)
         #expect(!DeliveryDecision.decide(request, identity: "app", context: .init(app: app, locked: false)).redacted)
+    }
+
+    /// Notify's bounds hold for the portal's notifications: what one call may cost is bounded.
+    @Test func theBoundsOfNotifyHold() throws {
+        let buttons = (0..<1_000).map { index in
+            BusValue.vardict([("action", .string("a\(index)")), ("label", .string(String(repeating: "l", count: 50_000)))])
+        }
+        var problems: [String] = []
+        let portal = try PortalNotification(decoding: [
+            "buttons": .array(elementSignature: "a{sv}", buttons + [.vardict([("action", .string(String(repeating: "k", count: 2_000))), ("label", .string("x"))])]),
+            "category": .string("x-" + String(repeating: "c", count: 1_000_000)),
+            "default-action": .string("open"),
+        ], problems: &problems)
+        #expect(portal.buttons.count == NotifyLimits.actions - 1)
+        #expect(portal.buttons.allSatisfy { $0.label.utf8.count == NotifyLimits.actionLabelBytes })
+        #expect(portal.category == nil)
+        #expect(portal.request(appID: "a", appName: "A").actions.count == NotifyLimits.actions)
+        #expect(problems.contains("1001 buttons sent; the first 15 are kept"), "\(problems)")
+        #expect(throws: RequestError.self) {
+            try PortalNotification(decoding: ["default-action": .string("open"), "default-action-target": .bytes([UInt8](repeating: 1, count: 100_000))])
+        }
     }
 }

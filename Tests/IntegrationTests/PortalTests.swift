@@ -45,6 +45,102 @@ import Testing
     /// A file's bytes behind a descriptor, as the portal passes a sealed memfd.
     static func descriptor(of path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
 
+    /// Notify's bounds hold through the portal: six calls of 1,000 buttons with 50 KB labels and a
+    /// 1 MB category cost the center what six ordinary notifications cost; a target too large to
+    /// say back is refused.
+    @Test func thePortalsNotificationsKeepNotifysBounds() throws {
+        let bus = try TestBus()
+        let frontend = try Self.frontend(bus)
+        let buttons = (0..<1_000).map { index in
+            BusValue.vardict([("action", .string("a\(index)")), ("label", .string(String(repeating: "l", count: 50_000)))])
+        }
+        for index in 0..<6 {
+            try Self.add(frontend, app: "org.example.Chat", id: "big-\(index)", [
+                ("title", .string("big \(index)")), ("buttons", .array(elementSignature: "a{sv}", buttons)),
+                ("category", .string("x-" + String(repeating: "c", count: 1_000_000))),
+            ])
+        }
+        let listed = try Self.listed(frontend)
+        #expect(listed.count == 6 && listed.allSatisfy { ($0["actions"]?.strings?.count ?? 99) <= 2 * 16 })
+        let database = bus.directory.appendingPathComponent("state/chime").path
+        _ = try bus.chimectl("history", "--limit", "100")
+        let size = try FileManager.default.contentsOfDirectory(atPath: database).filter { $0.hasPrefix("chime.db") }
+            .reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: database + "/" + $1)[.size] as? Int) ?? 0) }
+        #expect(size < 8_000_000, "\(size) bytes")
+        let refused = Self.refusal(frontend, [("default-action", .string("open")),
+                                              ("default-action-target", .variant(.bytes([UInt8](repeating: 1, count: 100_000))))])
+        #expect(refused.hasPrefix("org.freedesktop.DBus.Error.InvalidArgs: default-action-target takes"), "\(refused)")
+    }
+
+    /// The portal's icons are kept in a folder of the user's own: without XDG_RUNTIME_DIR in
+    /// `$XDG_CACHE_HOME/chime/portal`, never a name others can guess in /tmp; and where another
+    /// folder stands in its place (a symbolic link to the user's files), chimed keeps nothing
+    /// there and touches none of them.
+    @Test func portalFilesStayInAFolderOfTheUsersOwn() throws {
+        let bus = try TestBus(daemon: false)
+        bus.extraEnvironment["XDG_RUNTIME_DIR"] = ""
+        try bus.startDaemon()
+        let frontend = try Self.frontend(bus)
+        let icon = bus.directory.appendingPathComponent("icon.png").path
+        #expect(try bus.run("convert", ["-size", "16x16", "xc:blue", icon]).status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: icon)))
+        try Self.add(frontend, app: "org.example.Chat", id: "one", [("title", .string("hi")),
+                     ("icon", .structure([.string("bytes"), .variant(.bytes(bytes))]))])
+        let path = try #require(try Self.listed(frontend).first?["image-path"]?.string)
+        #expect(path.hasPrefix(bus.directory.appendingPathComponent(".cache/chime/portal/").path), "\(path)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/chime-\(getuid())/chime/portal/" + (path.split(separator: "/").last.map(String.init) ?? "")))
+
+        // Another chimed, whose runtime folder holds a link where its portal folder goes.
+        let other = try TestBus(daemon: false)
+        let runtime = other.directory.appendingPathComponent("runtime")
+        let victim = other.directory.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: runtime.appendingPathComponent("chime"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+        for index in 0..<300 {
+            let file = victim.appendingPathComponent("note-\(index).txt").path
+            _ = FileManager.default.createFile(atPath: file, contents: Data("mine".utf8), attributes: [.posixPermissions: 0o644])
+        }
+        try FileManager.default.createSymbolicLink(atPath: runtime.appendingPathComponent("chime/portal").path, withDestinationPath: victim.path)
+        other.extraEnvironment["XDG_RUNTIME_DIR"] = runtime.path
+        try other.startDaemon()
+        let otherFrontend = try Self.frontend(other)
+        for index in 0..<3 {
+            var tinted = bytes
+            tinted[tinted.count - 20] ^= UInt8(index + 1)  // another file each time, as new icons are
+            let refused = Self.refusal(otherFrontend, [("title", .string("hi")), ("icon", .structure([.string("bytes"), .variant(.bytes(tinted))]))])
+            #expect(refused.contains("is not a folder of this user's own"), "\(refused)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: victim.path)
+        #expect(left.count == 300, "none deleted")
+        #expect(try left.allSatisfy { name in
+            (try FileManager.default.attributesOfItem(atPath: victim.appendingPathComponent(name).path)[.posixPermissions] as? Int) == 0o644
+        }, "none changed")
+    }
+
+    /// The portal's icons kept as files are bounded in bytes, not only in count: 40 icons of 2 MB
+    /// leave at most 64 MB in the runtime folder.
+    @Test func thePortalsFilesAreBoundedInBytes() throws {
+        let bus = try TestBus(daemon: false)
+        let runtime = bus.directory.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        bus.extraEnvironment["XDG_RUNTIME_DIR"] = runtime.path
+        try bus.startDaemon()
+        let frontend = try Self.frontend(bus)
+        let icon = bus.directory.appendingPathComponent("noise.png").path
+        #expect(try bus.run("convert", ["-size", "820x820", "xc:", "+noise", "Random", icon]).status == 0)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: icon)))
+        for index in 0..<40 {
+            bytes[bytes.count / 2] = UInt8(index)  // another file each time, as new icons are
+            try Self.add(frontend, app: "org.example.Chat", id: "n\(index)", [("title", .string("n\(index)")),
+                         ("icon", .structure([.string("bytes"), .variant(.bytes(bytes))]))])
+        }
+        let folder = runtime.appendingPathComponent("chime/portal").path
+        let total = try FileManager.default.contentsOfDirectory(atPath: folder).reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0)
+        }
+        #expect(total <= 64 * 1024 * 1024 && total > 0, "\(total) bytes")
+    }
+
     @Test func aPortalNotificationIsTheAppsAndItsActionsGoBackToThePortal() throws {
         let bus = try TestBus()
         let frontend = try Self.frontend(bus)

@@ -60,8 +60,12 @@ public struct PortalNotification: Equatable, Sendable {
 
     /// Reads the keys besides the icon and the sound (which carry descriptors: the edge reads
     /// them). An unknown priority, display hint, category or button purpose is refused, as the
-    /// portal's specification says; unknown keys are left out.
-    public init(decoding entries: [String: BusValue]) throws(RequestError) {
+    /// portal's specification says; unknown keys are left out. What Notify bounds is bounded the
+    /// same (`NotifyLimits`): buttons past the actions Notify keeps, and those whose action is
+    /// over its key's limit, are left out, labels cut, a longer category dropped, each said in
+    /// `problems`; an action's target over a string hint's size is refused, since it goes back
+    /// to the app as it came.
+    public init(decoding entries: [String: BusValue], problems: inout [String]) throws(RequestError) {
         title = entries["title"]?.string ?? ""
         if let text = entries["priority"]?.string {
             guard let priority = Priority(rawValue: text) else {
@@ -70,7 +74,11 @@ public struct PortalNotification: Equatable, Sendable {
             self.priority = priority
         }
         defaultAction = entries["default-action"]?.string
-        defaultActionTarget = entries["default-action-target"]
+        if let action = defaultAction, action.utf8.count > NotifyLimits.actionKeyBytes {
+            problems.append("default-action of \(action.utf8.count) bytes is over \(NotifyLimits.actionKeyBytes); it is left out")
+            defaultAction = nil
+        }
+        defaultActionTarget = try Self.bounded(target: entries["default-action-target"], of: "default-action-target")
         for hint in entries["display-hint"]?.strings ?? [] {
             let name = hint == "hide-on-lockscreen" ? "hide-on-lock-screen" : hint
             guard let known = DisplayHint(rawValue: name) else {
@@ -81,14 +89,20 @@ public struct PortalNotification: Equatable, Sendable {
         if displayHints.isSuperset(of: [.transient, .tray]) {
             throw .invalidArgument("a notification cannot be both transient and tray")
         }
-        if let text = entries["category"]?.string {
+        if let text = entries["category"]?.string, text.utf8.count > NotifyLimits.hintStringBytes {
+            problems.append("category of \(text.utf8.count) bytes is over \(NotifyLimits.hintStringBytes); it is left out")
+        } else if let text = entries["category"]?.string {
             let name = Self.oldCategories[text] ?? text
             guard Self.categories.contains(name) || name.hasPrefix("x-") else {
                 throw .invalidArgument("'\(text)' is not a category the portal knows, nor one starting with x-")
             }
             category = name
         }
-        for entry in entries["buttons"]?.records ?? [] {
+        let records = entries["buttons"]?.records ?? []
+        // The default action is one of the actions Notify keeps.
+        let kept = NotifyLimits.actions - 1
+        if records.count > kept { problems.append("\(records.count) buttons sent; the first \(kept) are kept") }
+        for entry in records.prefix(kept) {
             let purpose = entry["purpose"]?.string
             if let purpose, !Self.purposes.contains(purpose), !purpose.hasPrefix("x-") {
                 throw .invalidArgument("'\(purpose)' is not a button purpose: " + Self.purposes.joined(separator: ", "))
@@ -96,10 +110,25 @@ public struct PortalNotification: Equatable, Sendable {
             guard let action = entry["action"]?.string, !action.isEmpty else {
                 throw .invalidArgument("a button needs an action")
             }
-            let label = entry["label"]?.string ?? ""
+            guard action.utf8.count <= NotifyLimits.actionKeyBytes else {
+                problems.append("a button's action of \(action.utf8.count) bytes is over \(NotifyLimits.actionKeyBytes); that button is left out")
+                continue
+            }
+            var label = entry["label"]?.string ?? ""
             guard !label.isEmpty || purpose != nil else { throw .invalidArgument("button '\(action)' needs a label or a purpose") }
-            buttons.append(Button(label: label, action: action, target: entry["target"], purpose: purpose))
+            if let cut = label.cut(toUTF8: NotifyLimits.actionLabelBytes) {
+                problems.append("a button's label of \(label.utf8.count) bytes cut to \(NotifyLimits.actionLabelBytes)")
+                label = cut
+            }
+            let target = try Self.bounded(target: entry["target"], of: "button '\(action)''s target")
+            buttons.append(Button(label: label, action: action, target: target, purpose: purpose))
         }
+    }
+
+    /// An action's target, refused over a string hint's size.
+    private static func bounded(target: BusValue?, of what: String) throws(RequestError) -> BusValue? {
+        guard let target, target.wireSizeBound > NotifyLimits.hintStringBytes else { return target }
+        throw .invalidArgument("\(what) takes \(target.wireSizeBound) bytes, over \(NotifyLimits.hintStringBytes)")
     }
 
     /// The request the attention model decides on, for `appID` (the identity the portal vouches
