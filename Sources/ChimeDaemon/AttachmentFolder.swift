@@ -12,42 +12,35 @@ final class AttachmentFolder {
     /// Tells apart files stored in the same millisecond.
     private var sequence = 0
 
-    init(stateFolder: String) {
+    /// What every app's files may take together (`AttachmentQuota.storeBytes`).
+    let storeBytes: Int64
+
+    init(stateFolder: String, storeBytes: Int64 = AttachmentQuota.storeBytes) {
         root = stateFolder + "/attachments"
+        self.storeBytes = storeBytes
         mayHaveFiles = FolderEntries.list(root).contains { folder in folder.isFolder && !FolderEntries.list(folder.path).isEmpty }
     }
 
-    /// Checks the files `requests` name and copies those that pass into `app`'s folder, within
-    /// `quota` (the app's oldest files go to make room). One of Chime's own hint that cannot be
-    /// kept refuses the notification, and nothing of it is kept; one of KDE's is dropped and said
-    /// in `problems`.
-    func keep(_ requests: [AttachmentRequest], app: String, quota: Int64, wall: Int64,
+    /// Copies the files `requests` name into `app`'s folder and keeps the copies that pass the
+    /// check, within `quota` (the app's oldest files go to make room). The check reads the copy,
+    /// never the app's file, which the app may rewrite meanwhile. One of Chime's own hint that
+    /// cannot be kept refuses the notification, and nothing of it is kept; one of KDE's is
+    /// dropped and said in `problems`.
+    /// `sandboxed`: the app is named by its sandbox, and its folder is one no other app's claim
+    /// can name.
+    func keep(_ requests: [AttachmentRequest], app: String, sandboxed: Bool, quota: Int64, wall: Int64,
               problems: inout [String]) throws(RequestError) -> [Attachment] {
-        var checked: [CheckedFile] = []
-        defer { for file in checked { close(file.descriptor) } }
+        guard !requests.isEmpty else { return [] }
+        let folder = appFolder(app, sandboxed: sandboxed)
+        var kept: [Attachment] = []
         for request in requests {
-            switch check(request) {
-            case .success(let file): checked.append(file)
+            switch keep(request, in: folder, quota: quota, wall: wall) {
+            case .success(let attachment): kept.append(attachment)
             case .failure(let problem) where request.required:
+                for attachment in kept { unlink(attachment.path) }
                 throw .invalidArgument("\(HintName.attachments.text): \(request.path.isEmpty ? "" : request.path + ": ")\(problem)")
             case .failure(let problem):
                 problems.append("hint 'x-kde-urls': \(request.path): \(problem); not kept")
-            }
-        }
-        guard !checked.isEmpty else { return [] }
-        let folder = appFolder(app)
-        // Only what is missing, private; the copies are made 0600.
-        g_mkdir_with_parents(folder, 0o700)
-        mayHaveFiles = true
-        var kept: [Attachment] = []
-        for file in checked {
-            switch copy(file, into: folder, quota: quota, wall: wall) {
-            case .success(let attachment): kept.append(attachment)
-            case .failure(let problem) where file.request.required:
-                for attachment in kept { unlink(attachment.path) }
-                throw .invalidArgument("\(HintName.attachments.text): \(file.request.path): \(problem)")
-            case .failure(let problem):
-                problems.append("hint 'x-kde-urls': \(file.request.path): \(problem); not kept")
             }
         }
         return kept
@@ -76,76 +69,86 @@ final class AttachmentFolder {
     /// sweep that left none. Without files nothing needs sweeping (nor the center asked what it names).
     private(set) var mayHaveFiles: Bool
 
-    /// The app's folder: its name kept to letters, digits, '.', '-' and '_'.
-    func appFolder(_ app: String) -> String {
+    /// The app's folder: its name kept to letters, digits, '.', '-' and '_', and for a sandboxed
+    /// app begun with '+', which no name an app claims keeps.
+    func appFolder(_ app: String, sandboxed: Bool = false) -> String {
         let safe = app.unicodeScalars.prefix(64).map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "_"
         }
         let name = String(safe).drop { $0 == "." }
-        return root + "/" + (name.isEmpty ? "_" : String(name))
+        return root + "/" + (sandboxed ? "+" : "") + (name.isEmpty ? "_" : String(name))
     }
 
-    // MARK: Checking
+    // MARK: Copying, then checking
 
-    /// An app's file that passed the check, still open: it is copied from this descriptor, so
-    /// what is copied is what was checked, even if the app replaces the file meanwhile.
-    private struct CheckedFile {
-        var descriptor: Int32
-        var request: AttachmentRequest
-        var type: String
-        var kind: AttachmentKind
-        var size: Int64
-        var fileExtension: String
-    }
+    /// The largest file of any kind: a longer one is not copied at all.
+    private static let largest = AttachmentKind.allCases.map(\.maximumBytes).max() ?? 0
 
-    private func check(_ request: AttachmentRequest) -> Result<CheckedFile, HintProblem> {
+    /// One file: opened without blocking (a FIFO or a device cannot stall chimed; fstat then says
+    /// what it is), copied under a name of its own, the copy checked by its bytes, then named as
+    /// kept files are, once the app's older files made room for it.
+    private func keep(_ request: AttachmentRequest, in folder: String, quota: Int64, wall: Int64) -> Result<Attachment, HintProblem> {
         if let problem = request.problem { return .failure(.init(problem)) }
-        // Opened without blocking, so a FIFO or a device cannot stall chimed; fstat then says what it is.
-        let descriptor = open(request.path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.init(String(cString: strerror(errno)))) }
+        let source = open(request.path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard source >= 0 else { return .failure(.init(String(cString: strerror(errno)))) }
+        defer { close(source) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            return .failure(.init("not a regular file"))
+        guard fstat(source, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(.init("not a regular file")) }
+        let size = Int64(info.st_size)
+        guard size <= Self.largest else {
+            return .failure(.init("it is \(ByteCount.text(size)), over the \(ByteCount.text(Self.largest)) limit of any file"))
         }
-        let bytes = DescriptorBytes(descriptor: descriptor, size: Int64(info.st_size))
-        let head = bytes.read(at: 0, count: 4096)
-        let type = ContentTypes.type(of: head)
+        // Only what is missing, private; the copies are made 0600.
+        g_mkdir_with_parents(folder, 0o700)
+        mayHaveFiles = true
+        sequence += 1
+        let incoming = "\(folder)/\(wall)-\(sequence).incoming"
+        let copy = open(incoming, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard copy >= 0 else { return .failure(.init("cannot create \(incoming): \(String(cString: strerror(errno)))")) }
+        defer { close(copy) }
+        if let problem = Self.copyBytes(from: source, to: copy, count: size) {
+            unlink(incoming)
+            return .failure(.init("cannot copy it into \(folder): \(problem)"))
+        }
+        let bytes = DescriptorBytes(descriptor: copy, size: size)
+        let type = ContentTypes.type(of: bytes.read(at: 0, count: 4096))
         let isA = { (other: String) in ContentTypes.type(type, isA: other) }
+        let kind: AttachmentKind
         switch AttachmentCheck.check(type: type, isA: isA, bytes: bytes) {
-        case .success(let kind):
-            return .success(CheckedFile(descriptor: descriptor, request: request, type: type, kind: kind, size: bytes.size,
-                                        fileExtension: AttachmentKind.fileExtension(type: type, isA: isA)))
+        case .success(let checked): kind = checked
         case .failure(let problem):
-            close(descriptor)
+            unlink(incoming)
             return .failure(problem)
         }
-    }
-
-    // MARK: Copying
-
-    private func copy(_ file: CheckedFile, into folder: String, quota: Int64, wall: Int64) -> Result<Attachment, HintProblem> {
-        let stored = storedFiles(in: folder)
-        guard let evicted = AttachmentQuota.evictions(from: stored, adding: file.size, quota: quota) else {
-            return .failure(.init("it is \(file.size) bytes, over the app's attachment quota of \(quota)"))
+        let stored = storedFiles(in: folder).filter { $0.path != incoming }
+        // Within its quota, and within what the other apps' files leave of the store's.
+        let others = otherAppsBytes(besides: folder)
+        let room = min(quota, storeBytes - others)
+        guard let evicted = AttachmentQuota.evictions(from: stored, adding: size, quota: room) else {
+            unlink(incoming)
+            return .failure(.init(room < quota
+                ? "the attachment store holds \(ByteCount.text(others)) of other apps' files, of its \(ByteCount.text(storeBytes)); \(ByteCount.text(size)) more do not fit"
+                : "it is \(size) bytes, over the app's attachment quota of \(quota)"))
         }
         for path in evicted {
             unlink(path)
             Log.info("\(path) deleted: its app's attachments were over its quota of \(quota) bytes")
         }
-        sequence += 1
-        let path = "\(folder)/\(wall)-\(sequence).\(file.fileExtension)"
-        let target = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard target >= 0 else { return .failure(.init("cannot create \(path): \(String(cString: strerror(errno)))")) }
-        defer { close(target) }
-        if let problem = Self.copyBytes(from: file.descriptor, to: target, count: file.size) {
-            unlink(path)
-            return .failure(.init("cannot copy it into \(folder): \(problem)"))
+        let path = "\(folder)/\(wall)-\(sequence).\(AttachmentKind.fileExtension(type: type, isA: isA))"
+        guard rename(incoming, path) == 0 else {
+            unlink(incoming)
+            return .failure(.init("cannot keep it in \(folder): \(String(cString: strerror(errno)))"))
         }
-        return .success(Attachment(path: path, type: file.type, kind: file.kind, bytes: file.size,
-                                   name: Attachment.displayName(ofPath: file.request.path),
-                                   clip: file.request.clip, time: file.request.time))
+        return .success(Attachment(path: path, type: type, kind: kind, bytes: size, name: Attachment.displayName(ofPath: request.path),
+                                   clip: request.clip, time: request.time))
+    }
+
+    /// What every other app's folder holds, in bytes.
+    private func otherAppsBytes(besides folder: String) -> Int64 {
+        FolderEntries.list(root).filter { $0.isFolder && $0.path != folder }.reduce(0) { total, other in
+            total + FolderEntries.list(other.path).filter(\.isFile).reduce(0) { $0 + Int64($1.info.st_size) }
+        }
     }
 
     /// The app's files, in the order they were stored: their names are the wall clock's

@@ -9,13 +9,16 @@ import Glibc
 extension Daemon {
     /// Replaces the files the request names by Chime's copies; throws when one of Chime's own
     /// hint cannot be kept, so the notification is refused (InvalidArgs) as Apple refuses it.
-    func keepAttachments(of request: inout NotificationRequest, wall: Int64) throws(RequestError) {
+    /// `system`: who sent it, as the system says: a sandboxed app's files go in its sandbox's
+    /// folder, whatever it claims.
+    func keepAttachments(of request: inout NotificationRequest, system: SenderIdentity?, wall: Int64) throws(RequestError) {
         guard !request.hints.attachmentRequests.isEmpty else { return }
+        if let system, system.isSandboxed { request.name(by: system) }
         let app = request.appIdentity
         var problems: [String] = []
         let quota = attention.apps.settings(for: app, config: attention.settings).attachmentBytes
-        request.hints.attachments = try attachments.keep(request.hints.attachmentRequests, app: app, quota: quota,
-                                                         wall: wall, problems: &problems)
+        request.hints.attachments = try attachments.keep(request.hints.attachmentRequests, app: app, sandboxed: request.sandboxed,
+                                                         quota: quota, wall: wall, problems: &problems)
         request.hints.attachmentRequests = []
         for problem in problems { Log.warning("\(app): \(problem)") }
         // The model may still drop it (a denied app, a rate limit): what no one names goes.

@@ -57,7 +57,7 @@ extension Daemon {
             now.wall = call.wall
             // Only KDE's files come this way (a call naming Chime's is never answered early), and
             // one gone since is dropped.
-            try? keepAttachments(of: &request, wall: call.wall)
+            try? keepAttachments(of: &request, system: nil, wall: call.wall)
             guard let (_, events) = try? attention.notify(request, from: call.sender, now: now, id: call.id) else { continue }
             apply(events, wall: call.wall)
             handled += 1

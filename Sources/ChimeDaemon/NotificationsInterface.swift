@@ -32,8 +32,8 @@ extension Daemon {
                     var request = try decoder.decode(arguments)
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
-                    try keepAttachments(of: &request, wall: now.wall)
                     let system = passed.map(\.identity) ?? identities.identity(of: call.sender)
+                    try keepAttachments(of: &request, system: system, wall: now.wall)
                     let (id, events) = try attention.notify(request, from: call.sender, system: system,
                                                             now: now, id: passed?.id, texts: passed?.texts)
                     apply(events, wall: now.wall)

@@ -45,9 +45,9 @@ import Testing
 
     deinit { try? FileManager.default.removeItem(at: state) }
 
-    func keep(_ paths: [String], required: Bool = true, quota: Int64 = AttachmentQuota.defaultBytes,
-              problems: inout [String]) throws(RequestError) -> [ChimeCore.Attachment] {
-        try folder.keep(paths.map { AttachmentRequest(path: $0, required: required) }, app: "org.example.App",
+    func keep(_ paths: [String], required: Bool = true, app: String = "org.example.App", sandboxed: Bool = false,
+              quota: Int64 = AttachmentQuota.defaultBytes, problems: inout [String]) throws(RequestError) -> [ChimeCore.Attachment] {
+        try folder.keep(paths.map { AttachmentRequest(path: $0, required: required) }, app: app, sandboxed: sandboxed,
                         quota: quota, wall: 1_000, problems: &problems)
     }
 
@@ -143,5 +143,26 @@ import Testing
         #expect(folder.appFolder("../../etc").hasSuffix("/attachments/_.._etc"))
         #expect(folder.appFolder("").hasSuffix("/attachments/_"))
         #expect(folder.appFolder("org.mozilla.firefox").hasSuffix("/attachments/org.mozilla.firefox"))
+    }
+
+    /// The store as a whole is bounded: an app that sends under many names fills at most the
+    /// store's share, and then its own files make room, never another app's; a sandboxed app's
+    /// folder is its own, whatever an unsandboxed program claims to be.
+    @Test func theWholeStoreIsBoundedAndNoAppsFilesGoForAnothers() throws {
+        let picture = Self.sample("i.png")
+        let size = Int64(try FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int ?? 0)
+        let small = AttachmentFolder(stateFolder: state.path + "-small", storeBytes: 5 * size + size / 2)
+        defer { try? FileManager.default.removeItem(atPath: state.path + "-small") }
+        var problems: [String] = []
+        var kept = 0
+        for index in 0..<8 {
+            if (try? small.keep([AttachmentRequest(path: picture, required: true)], app: "rotating\(index)", sandboxed: false,
+                                quota: AttachmentQuota.defaultBytes, wall: 1_000, problems: &problems)) != nil { kept += 1 }
+        }
+        #expect(kept == 5, "five fit the store; the rest are refused: \(kept) kept")
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: small.root).filter { $0.hasSuffix(".png") }
+        #expect(stored.count == 5, "nothing of the others' went: \(stored)")
+        #expect(folder.appFolder("org.mozilla.firefox", sandboxed: true) != folder.appFolder("org.mozilla.firefox"))
+        #expect(folder.appFolder("+org.mozilla.firefox") != folder.appFolder("org.mozilla.firefox", sandboxed: true))
     }
 }

@@ -3,6 +3,7 @@ import ChimeDBus
 import ChimeTestSupport
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// Files notifications carry, through the bus: checked, copied into Chime's store, shown by
@@ -59,6 +60,40 @@ import Testing
         #expect(text.contains("shot.png: image, image/png"), "\(text)")
         let listed = try bus.chimectl("list", "--json").stdout
         #expect(listed.contains("\"attachments\""), "\(listed)")
+    }
+
+    /// An app that rewrites its picture in place (same file, same size) while Notify runs: what
+    /// Chime keeps is what it checked, a whole PNG, never the other bytes, whichever it copied.
+    @Test func aFileRewrittenWhileNotifyRunsIsKeptOnlyAsChecked() throws {
+        let bus = try TestBus()
+        let picture = try Self.makeSamples(in: bus).image
+        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: picture)))
+        let head = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/bin/true")).prefix(png.count))
+        let elf = head + [UInt8](repeating: 0, count: png.count - head.count)
+        let file = open(picture, O_WRONLY)
+        defer { close(file) }
+        let stop = Atomic(false)
+        let writer = Thread {
+            var turn = false
+            while !stop.load(ordering: .relaxed) {
+                turn.toggle()
+                _ = (turn ? elf : png).withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, 0) }
+            }
+        }
+        writer.start()
+        let client = try bus.client()
+        var kept: [UInt32] = []
+        for index in 0..<80 {
+            if let id = try? client.notify(app: "Camera", summary: "shot \(index)", hints: [Self.attachments([picture])]) { kept.append(id) }
+        }
+        stop.store(true, ordering: .relaxed)
+        for id in kept {
+            for attachment in try Self.stored(bus, id) {
+                let path = try #require(attachment["path"]?.string)
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                #expect(bytes == png, "\(path), kept as \(attachment["type"]?.string ?? "?"), is not the PNG")
+            }
+        }
     }
 
     @Test func aBrokenFileRefusesTheNotificationAndNamesTheFile() throws {

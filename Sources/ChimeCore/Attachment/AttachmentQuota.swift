@@ -1,6 +1,9 @@
 /// Each app's share of the attachment store: what to evict, oldest first, so a new file fits.
 public enum AttachmentQuota {
     public static let defaultBytes: Int64 = 100 * 1024 * 1024
+    /// The whole store's, every app's files together: an app that sends under many names (or
+    /// many apps) cannot fill the disk; no app's files go to make room for another's.
+    public static let storeBytes: Int64 = 512 * 1024 * 1024
 
     /// A file the app already has in the store.
     public struct Stored: Equatable, Sendable {
