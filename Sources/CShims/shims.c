@@ -13,6 +13,8 @@ void chime_release_free_memory(void) { malloc_trim(0); }
 
 void chime_end_with_parent(void) { prctl(PR_SET_PDEATHSIG, SIGTERM); }
 
+void chime_become_subreaper(void) { prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
 int chime_source_continue(void) { return G_SOURCE_CONTINUE; }
 int chime_source_remove(void) { return G_SOURCE_REMOVE; }
 

@@ -5,9 +5,11 @@ import Glibc
 /// Runs the `exec` commands of the rules a notification matched (the README's rules), as dunst
 /// runs a rule's `script` and mako its `on-notify`: `/bin/sh -c COMMAND` with the notification's
 /// fields in its environment, under both Chime's names and dunst's (so a dunst script keeps
-/// working) and dunst's five arguments. Never waited for: Notify has been answered before a
-/// command starts. Each runs at most `timeLimit` ms (its process group is then ended), and at
-/// most `maximumRunning` run at once: a flood that matches a rule starts no flood of processes.
+/// working). Never in its arguments, which any user can read (`/proc/PID/cmdline`): a one-time
+/// code in a summary stays the user's. Never waited for: Notify has been answered before a
+/// command starts. Each runs under a supervisor of its own (`HookSupervisor`), which ends it and
+/// everything it started (in the background, or in a session of its own) after `timeLimit` ms;
+/// at most `maximumRunning` run at once: a flood that matches a rule starts no flood of processes.
 final class HookRunner {
     static let maximumRunning = 8
     static let timeLimit: UInt32 = 10_000
@@ -20,7 +22,7 @@ final class HookRunner {
             return
         }
         let fields = Self.fields(of: notification)
-        let arguments = ["/bin/sh", "-c", hook.command, "chime", fields.appName, fields.summary, fields.body, fields.icon, fields.urgency.uppercased()]
+        let arguments = ["/proc/self/exe", "--run-hook", String(Self.timeLimit / 1_000), "--", hook.command]
         // Its pid, known once it started; it ends on the main loop, later.
         let started = Started()
         switch ChildProcess.spawn(arguments, adding: Self.environment(fields, rule: hook.rule), ownGroup: true, exited: { [weak self] status in
@@ -29,9 +31,9 @@ final class HookRunner {
         case .success(let pid):
             started.pid = pid
             running.insert(pid)
-            GLibSources.timeout(milliseconds: Self.timeLimit) { [weak self] in
+            // The supervisor ends the command itself; should it not, it goes too.
+            GLibSources.timeout(milliseconds: Self.timeLimit + 5_000) { [weak self] in
                 guard let self, running.contains(pid) else { return false }
-                Log.warning("rule \(hook.rule): exec ran past \(Self.timeLimit / 1_000) s and was ended")
                 kill(-pid, SIGKILL)
                 return false
             }
@@ -53,7 +55,9 @@ final class HookRunner {
     private func ended(_ pid: pid_t, status: Int32, rule: String) {
         running.remove(pid)
         let code = (status >> 8) & 0xff
-        if status & 0x7f == 0, code != 0 {
+        if status & 0x7f == 0, code == HookSupervisor.timedOut {
+            Log.warning("rule \(rule): exec ran past \(Self.timeLimit / 1_000) s and was ended, with all it started")
+        } else if status & 0x7f == 0, code != 0 {
             Log.warningOnce(key: "hook-exit \(rule) \(code)", "rule \(rule): exec exited with status \(code)")
         }
     }

@@ -5,6 +5,11 @@ import Glibc
 
 // Wiring only: parse the command line, build the daemon, serve. No Foundation here: it would
 // cost chimed megabytes of memory and milliseconds of start-up for nothing it needs.
+// A rule's command, bounded by a process of chimed's (HookSupervisor): chimed starts it so.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--run-hook", CommandLine.arguments[3] == "--",
+   let seconds = UInt32(CommandLine.arguments[2]) {
+    exit(HookSupervisor.run(seconds: seconds, command: CommandLine.arguments[4]))
+}
 switch DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let code, let message):
     print(message)

@@ -1,11 +1,13 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 import Glibc
 import Testing
 
 /// A rule's `exec`, as dunst's `script` and mako's `on-notify`: run for each notification the
-/// rule matches, with its fields in the environment (Chime's names and dunst's) and dunst's five
-/// arguments, never holding up Notify; `chimectl rule` turns a rule off and on.
+/// rule matches, with its fields in the environment (Chime's names and dunst's), never in its
+/// arguments, never holding up Notify, and ended with all it started after 10 s; `chimectl
+/// rule` turns a rule off and on.
 @Suite struct RuleHookTests {
     static let config = #"""
     [app Secret]
@@ -13,7 +15,7 @@ import Testing
 
     [rule log]
     match-app = ^(Build|Secret)$
-    exec = printf '%s|%s|%s|%s|%s\n' "$CHIME_APP_NAME" "$CHIME_SUMMARY" "$DUNST_URGENCY" "$1" "$CHIME_BODY" >> "$HOME/hook.out"
+    exec = printf '%s|%s|%s|%s|%s\n' "$CHIME_APP_NAME" "$CHIME_SUMMARY" "$DUNST_URGENCY" "$#" "$CHIME_BODY" >> "$HOME/hook.out"
 
     [rule slow]
     match-app = ^Slow$
@@ -39,8 +41,8 @@ import Testing
         _ = try bus.run("notify-send", ["-a", "Build", "-u", "critical", "failed", "<b>step</b> 3"])
         _ = try bus.run("notify-send", ["-a", "Secret", "the code is 4711", "x"])
         let written = lines(bus, count: 2)
-        #expect(written.first == "Build|failed|CRITICAL|Build|step 3", "\(written)")
-        #expect(written.last == "Secret|Secret|NORMAL|Secret|Notification", "a hidden preview stays hidden: \(written)")
+        #expect(written.first == "Build|failed|CRITICAL|0|step 3", "no arguments: \(written)")
+        #expect(written.last == "Secret|Secret|NORMAL|0|Notification", "a hidden preview stays hidden: \(written)")
         #expect(written.count == 2, "only what the rule matches")
         #expect(try bus.chimectl("rules").stdout.contains("exec=printf"))
     }
@@ -68,5 +70,28 @@ import Testing
         #expect(lines(bus, count: 1).map { $0.split(separator: "|")[1] } == ["while on"])
         let unknown = try bus.chimectl("rule", "nope", "enable")
         #expect(unknown.status == 2 && unknown.stderr.contains("no rule named 'nope'"))
+    }
+
+    /// What a command leaves behind (in the background, or in a session of its own with setsid)
+    /// is ended with it at the time limit; and no process shows a notification's text in its
+    /// arguments (`/proc/PID/cmdline`, which any user reads).
+    @Test func everythingACommandStartedEndsAtItsTimeLimit() throws {
+        let bus = try TestBus(config: """
+            [rule linger]
+            match-app = ^Linger$
+            exec = sleep 61 & setsid sleep 62 & exec sleep 63
+            """)
+        let client = try bus.client()
+        for index in 0..<3 { _ = try client.notify(app: "Linger", summary: "Your code is 48291\(index)") }
+        func sleepers() -> [String] {
+            let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+            return pids.compactMap { procFile($0, "cmdline")?.replacingOccurrences(of: "\0", with: " ") }
+                .filter { ["sleep 61 ", "sleep 62 ", "sleep 63 "].contains($0) }
+        }
+        #expect(client.waitUntil(timeout: 5) { sleepers().count == 9 }, "\(sleepers())")
+        let everyone = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        #expect(!everyone.contains { procFile($0, "cmdline")?.contains("Your code is") == true }, "the text is in no process's arguments")
+        #expect(client.waitUntil(timeout: 20) { sleepers().isEmpty }, "still running after the limit: \(sleepers())")
+        #expect(bus.logSays("rule linger: exec ran past 10 s and was ended, with all it started"))
     }
 }

@@ -26,6 +26,10 @@ void chime_release_free_memory(void);
 // The calling process gets SIGTERM when its parent ends.
 void chime_end_with_parent(void);
 
+// prctl(PR_SET_CHILD_SUBREAPER, 1): what this process's descendants leave behind when their
+// parent ends becomes its child, not init's (prctl is variadic).
+void chime_become_subreaper(void);
+
 // eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), which Swift's Glibc module does not export: a counter
 // one thread writes to wake another's poll.
 int chime_eventfd(void);
