@@ -36,4 +36,7 @@ public enum ServerEvent: Equatable, Sendable {
     indirect case playSound(Notification, SoundChoice)
     /// A rule's command to run for the notification (`exec`).
     indirect case runHook(Notification, RuleEffect.Hook)
+    /// A rule whose pattern met its match budget on a notification of `app` is turned off until
+    /// chimed restarts (or `chimectl rule NAME enable`): the log says so.
+    case ruleTurnedOff(String, app: String)
 }

@@ -86,7 +86,7 @@ extension Daemon {
             store.delete(id)
         case .actionInvoked(let notification, _), .replied(let notification, _):
             store.markRead(notification.id, dismissed: false, wall: wall)
-        case .retired, .playSound, .runHook:
+        case .retired, .playSound, .runHook, .ruleTurnedOff:
             break
         }
     }

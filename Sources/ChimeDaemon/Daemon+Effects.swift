@@ -107,6 +107,9 @@ extension Daemon {
                                    application: notification.appIdentity))
         case .runHook(let notification, let hook):
             hooks.run(hook, for: notification)
+        case .ruleTurnedOff(let rule, let app):
+            Log.warning("rule \(rule): a pattern of it met its match budget on a notification of \(app) (it backtracks without end "
+                        + "on some text); the rule is off until chimed restarts or `chimectl rule \(rule) enable`")
         }
     }
 

@@ -5,7 +5,13 @@ import Testing
 struct Contains: TextPattern {
     let source: String
     init(_ source: String) { self.source = source }
-    func matches(_ text: String) -> Bool { text.contains(source) }
+    func matches(_ text: String) -> Bool? { text.contains(source) }
+}
+
+/// A pattern that always meets its match budget, as `(a+)+$` does on a long run of a's.
+struct Runaway: TextPattern {
+    let source = "(a+)+$"
+    func matches(_ text: String) -> Bool? { nil }
 }
 
 /// The user's `[rule NAME]` sections, with a manual clock.
@@ -96,6 +102,20 @@ struct Contains: TextPattern {
         _ = try attention.focusOn("work", until: nil, now: now)
         #expect(try decision(.make(summary: "Mum calling"), in: &attention)?.hold == nil)
         #expect(try decision(.make(summary: "Newsletter"), in: &attention)?.hold == .focus("work"))
+    }
+
+    /// A rule whose pattern meets its budget matches nothing and is turned off, said once; the
+    /// other rules still apply.
+    @Test func aRuleThatMeetsItsMatchBudgetIsTurnedOff() throws {
+        var runaway = rule("runaway", level: .critical)
+        runaway.criteria = [.init(.body, Runaway())]
+        var attention = attention(runaway, rule("quiet", [(.summary, "x")], ["sounds": "false"]))
+        let first = try attention.notify(.make(summary: "x", body: "aaaab"), from: ":1.1", now: now)
+        #expect(first.events.contains(.ruleTurnedOff("runaway", app: "app")))
+        #expect(attention.server.notification(first.id)?.decision?.rules == ["quiet"])
+        #expect(attention.disabledRules == ["runaway"])
+        let second = try attention.notify(.make(summary: "x", body: "aaaab again"), from: ":1.1", now: now)
+        #expect(!second.events.contains { if case .ruleTurnedOff = $0 { true } else { false } }, "said once")
     }
 
     @Test func fieldsMatchWhatTheySay() {

@@ -181,8 +181,8 @@ import Testing
         let builds = settings.rules[0]
         #expect(builds.criteria.map(\.field) == [.app, .summary])
         #expect(builds.criteria.map(\.pattern.source) == ["^(gitlab|jenkins)$", #"(?i)build #\d+ failed"#])
-        #expect(builds.criteria[1].pattern.matches("Build #42 FAILED"))
-        #expect(!builds.criteria[1].pattern.matches("build #x failed"))
+        #expect(builds.criteria[1].pattern.matches("Build #42 FAILED") == true)
+        #expect(builds.criteria[1].pattern.matches("build #x failed") == false)
         #expect(builds.urgency == .critical && builds.level == .timeSensitive && builds.settings == ["sounds": "false"])
         #expect(settings.rules[1].criteria.map(\.field) == [.body, .category])
         #expect(settings.rules[1].settings == ["banners": "no", "timeout": "never"])

@@ -60,4 +60,21 @@ import Testing
         _ = try bus.run("notify-send", ["-a", "oncall", "PAGE: after reload", "x"])
         #expect(watcher.presented(containing: "PAGE: after reload")?["level"] as? String == "active")
     }
+
+    /// Patterns that backtrack without end (`(a+)+$` on a run of a's) meet their match budget:
+    /// each such rule is said in the log once and turned off, and 200 bodies of 65,000 a's,
+    /// against 300 such rules, are all answered at once.
+    @Test func aRuleThatBacktracksWithoutEndIsTurnedOffAndFreezesNothing() throws {
+        let rules = (0..<300).map { "[rule runaway\($0)]\nmatch-body = (a+)+$\nlevel = critical\n" }.joined(separator: "\n")
+        let bus = try TestBus(config: rules + "\n[rule fine]\nmatch-summary = ^fine$\nsounds = false\n")
+        let body = String(repeating: "a", count: 65_000) + "b"
+        let client = try bus.client()
+        for index in 0..<200 { _ = try client.notify(app: "Flood", summary: "n\(index)", body: body) }
+        let fine = try client.notify(app: "Flood", summary: "fine", body: body)
+        #expect(try client.control("Show", [.uint32(fine)]).first?.vardictEntries?["rules"]?.strings == ["fine"])
+        #expect(bus.logSays("rule runaway7: a pattern of it met its match budget on a notification of Flood"))
+        let listed = try bus.chimectl("rules").stdout.split(separator: "\n")
+        #expect(listed.filter { $0.hasPrefix("runaway") }.allSatisfy { $0.split(separator: "\t")[1] == "no" }, "turned off")
+        #expect(listed.contains { $0.hasPrefix("fine\tyes") })
+    }
 }

@@ -16,12 +16,14 @@ extension Attention {
     /// `notification` is the open one, or one rebuilt from the center.
     public mutating func presentAgain(_ notification: Notification, now: Now, sound: Bool = true) -> [ServerEvent] {
         var again = server.notification(notification.id) ?? notification
+        var events: [ServerEvent] = []
+        let rules = rules(for: again.request, events: &events)
         let decision = DeliveryDecision.decide(again.request, identity: again.appIdentity, context: .init(
-            app: settings(for: again.appIdentity), rules: rules(for: again.request), globalPreviews: settings.previews,
+            app: settings(for: again.appIdentity), rules: rules, globalPreviews: settings.previews,
             locked: locked, muted: muted, onRequest: true))
         again.decision = decision
         again.state = .presented
-        var events = server.adopt(again, now: now.monotonic)
+        events += server.adopt(again, now: now.monotonic)
         if sound, let choice = SoundChoice.choose(for: again.request, decision: decision, settings: settings.sounds),
            let shown = server.notification(again.id) {
             events.append(.playSound(shown, choice))

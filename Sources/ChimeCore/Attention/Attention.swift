@@ -85,7 +85,7 @@ public struct Attention: Sendable {
             app = known(identity)
         }
         let appSettings = app.settings
-        let rules = rules(for: request)
+        let rules = rules(for: request, events: &events)
         for name in rules?.rules ?? [] { ruleMatches[name, default: 0] += 1 }
         let replacing = try server.replacementTarget(for: request, from: sender, identity: system)
         let thread = ThreadCooldowns.Key(request)
@@ -172,10 +172,17 @@ public struct Attention: Sendable {
     mutating func settings(for identity: String) -> AppSettings { known(identity).settings }
 
     /// What the user's rules change for `request`; with no rules (most configs) nothing is matched.
-    func rules(for request: NotificationRequest) -> RuleEffect? {
+    /// A rule whose pattern meets its match budget is turned off, and `events` say so.
+    mutating func rules(for request: NotificationRequest, events: inout [ServerEvent]) -> RuleEffect? {
         if settings.rules.isEmpty { return nil }
-        return RuleEffect.of(disabledRules.isEmpty ? settings.rules : settings.rules.filter { !disabledRules.contains($0.name) },
-                             on: request)
+        var overBudget: [String] = []
+        let effect = RuleEffect.of(disabledRules.isEmpty ? settings.rules : settings.rules.filter { !disabledRules.contains($0.name) },
+                                   on: request, overBudget: &overBudget)
+        for rule in overBudget {
+            disabledRules.insert(rule)
+            events.append(.ruleTurnedOff(rule, app: request.appIdentity))
+        }
+        return effect
     }
 
     /// Rules turned off for now (`chimectl rule NAME disable`), by name, until chimed restarts.

@@ -46,17 +46,21 @@ public struct NotificationRule: Equatable, Sendable {
 
     public init(name: String) { self.name = name }
 
-    /// Whether `request` matches every pattern and the urgency.
-    func matches(_ request: NotificationRequest, bodyText: inout String?) -> Bool {
+    /// Whether `request` matches every pattern and the urgency; nil when a pattern met its match
+    /// budget (`TextPattern`) on its text.
+    func matches(_ request: NotificationRequest, bodyText: inout String?) -> Bool? {
         if let urgency, (request.hints.urgency ?? .normal) != urgency { return false }
         for criterion in criteria {
             let pattern = criterion.pattern
-            let matched = switch criterion.field {
-            case .app: (!request.sandboxed && pattern.matches(request.appName)) || request.hints.desktopEntry.map(pattern.matches) == true
+            let matched: Bool? = switch criterion.field {
+            case .app:
+                request.sandboxed ? request.hints.desktopEntry.map(pattern.matches) ?? false
+                    : pattern.matches(request.appName).flatMap { $0 ? true : request.hints.desktopEntry.map(pattern.matches) ?? false }
             case .summary: pattern.matches(request.summary)
             case .body: pattern.matches(bodyText ?? { bodyText = MarkupText.plain(request.body); return bodyText! }())
-            case .category: request.hints.category.map(pattern.matches) == true
+            case .category: request.hints.category.map(pattern.matches) ?? false
             }
+            guard let matched else { return nil }
             if !matched { return false }
         }
         return true
@@ -67,5 +71,7 @@ public struct NotificationRule: Equatable, Sendable {
 public protocol TextPattern: Sendable {
     /// As the user wrote it; two patterns with one source are the same.
     var source: String { get }
-    func matches(_ text: String) -> Bool
+    /// Whether it matches anywhere in `text`; nil when it met its budget first (a pattern that
+    /// backtracks without end on some text, as `(a+)+$` does), so no rule can freeze chimed.
+    func matches(_ text: String) -> Bool?
 }

@@ -21,9 +21,21 @@ public struct RuleEffect: Equatable, Sendable {
 
     /// The rules' effect on `request`, or nil when none matches.
     public static func of(_ rules: [NotificationRule], on request: NotificationRequest) -> RuleEffect? {
+        var overBudget: [String] = []
+        return of(rules, on: request, overBudget: &overBudget)
+    }
+
+    /// As `of`, and the names of the rules whose patterns met their budget on `request`: those
+    /// are left out (they match nothing), and their owner turns them off.
+    public static func of(_ rules: [NotificationRule], on request: NotificationRequest, overBudget: inout [String]) -> RuleEffect? {
         var effect: RuleEffect?
         var bodyText: String?  // worked out once, and only if a rule looks at the body
-        for rule in rules where rule.matches(request, bodyText: &bodyText) {
+        for rule in rules {
+            guard let matches = rule.matches(request, bodyText: &bodyText) else {
+                overBudget.append(rule.name)
+                continue
+            }
+            guard matches else { continue }
             var matched = effect ?? RuleEffect()
             matched.rules.append(rule.name)
             if let level = rule.level { matched.level = level }

@@ -55,7 +55,7 @@ public struct UnreadCounts: Sendable {
             markRead(notification.id)
         case .read(let id, _), .deleted(let id):
             markRead(id)
-        case .snoozed, .retired, .playSound, .runHook:
+        case .snoozed, .retired, .playSound, .runHook, .ruleTurnedOff:
             break
         }
     }
