@@ -10,13 +10,17 @@ public enum RequestError: Error, Equatable, Sendable {
     case unknownAction(UInt32, String)
     /// No Focus, app or inhibitor by that name; the message lists what exists.
     case unknownName(String)
+    /// A client holds as much as one may (inhibitions): org.freedesktop.DBus.Error.LimitsExceeded.
+    case limitReached(String)
+    /// A sandboxed app asked for what concerns every app: org.freedesktop.DBus.Error.AccessDenied.
+    case sandboxed(String)
     /// The app is over its rate limit and the config says to refuse:
     /// org.freedesktop.Notifications.Error.ExcessNotificationGeneration.
     case excessNotifications(String)
 
     public var message: String {
         switch self {
-        case .invalidArgument(let text), .unknownName(let text), .excessNotifications(let text): text
+        case .invalidArgument(let text), .unknownName(let text), .excessNotifications(let text), .limitReached(let text), .sandboxed(let text): text
         case .unknownNotification(let id): "no open notification with id \(id)"
         case .notOwner(let id): "notification \(id) belongs to another application"
         case .unknownAction(let id, let key):

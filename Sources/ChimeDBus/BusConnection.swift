@@ -72,7 +72,7 @@ public final class BusConnection: @unchecked Sendable {
             return .invalidArgs("\(message.member ?? "this message") takes no file descriptors")
         }
         guard backlog.descriptorCalls(from: message.sender ?? "") < Self.descriptorCallsPerSender else {
-            return BusError("org.freedesktop.DBus.Error.LimitsExceeded",
+            return BusError(BusError.limitsExceeded,
                             "\(Self.descriptorCallsPerSender) calls with file descriptors wait already; wait for their answers")
         }
         return nil

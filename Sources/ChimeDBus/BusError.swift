@@ -23,6 +23,7 @@ public struct BusError: Error, Equatable, CustomStringConvertible, Sendable {
     public static let excessNotifications = "org.freedesktop.Notifications.Error.ExcessNotificationGeneration"
     /// The app that sent a notification in the center has left the bus, so its actions reach nobody.
     public static let appGone = "dev.chime.Error.AppGone"
+    public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
 
     public static func invalidArgs(_ message: String) -> BusError { BusError(invalidArgs, message) }
 
@@ -31,7 +32,8 @@ public struct BusError: Error, Equatable, CustomStringConvertible, Sendable {
         switch error {
         case .invalidArgument, .unknownAction: self.init(Self.invalidArgs, error.message)
         case .unknownNotification: self.init(Self.unknownObject, error.message)
-        case .notOwner: self.init(Self.accessDenied, error.message)
+        case .notOwner, .sandboxed: self.init(Self.accessDenied, error.message)
+        case .limitReached: self.init(Self.limitsExceeded, error.message)
         case .unknownName: self.init(Self.unknownName, error.message)
         case .excessNotifications: self.init(Self.excessNotifications, error.message)
         }

@@ -56,7 +56,13 @@ extension Daemon {
                 return []
             },
             // KDE's inhibitions: the screen is shared until UnInhibit or the caller leaves the bus.
-            "Inhibit": inhibiting { _ in FocusMode.sharing },
+            // Not for a sandboxed app: it would hold every other app's notifications.
+            "Inhibit": { [unowned self] call throws(BusError) in
+                if identities.identity(of: call.sender)?.isSandboxed == true {
+                    throw BusError(RequestError.sandboxed("a sandboxed app cannot hold every app's notifications; only the desktop's screencast portal and host programs may"))
+                }
+                return try inhibiting { _ in FocusMode.sharing }(call)
+            },
             "UnInhibit": uninhibiting(),
         ], early: ["Notify": { [earlyNotify] in earlyNotify.answer($0) }],
            properties: ["Inhibited": { [unowned self] in .bool(attention.focus.sharing) }])

@@ -63,4 +63,25 @@ import Testing
         #expect(try inhibited() == false)
         #expect(try bus.chimectl("sharing", "status").status == 1)
     }
+
+    /// A sandboxed app's Inhibit is refused (it would hold every other app's notifications), and
+    /// one connection holds at most 16 inhibitions.
+    @Test func inhibitionsAreBoundedAndNotASandboxesToHold() throws {
+        let bus = try TestBus()
+        let refused = try bus.runSandboxed(appID: "org.example.Sneaky", "/usr/bin/gdbus", [
+            "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+            "--method", "org.freedesktop.Notifications.Inhibit", "org.example.Sneaky", "screencast", "{}"])
+        #expect(refused.status != 0 && refused.stderr.contains("AccessDenied") && refused.stderr.contains("sandboxed"), "\(refused)")
+        #expect(try bus.chimectl("sharing", "status").status == 1, "nothing held")
+        let host = try bus.client()
+        for _ in 0..<16 {
+            _ = try host.call("Inhibit", [.string("org.kde.xdg-desktop-portal-kde"), .string("screencast"), .vardict([])])
+        }
+        do {
+            _ = try host.call("Inhibit", [.string("org.kde.xdg-desktop-portal-kde"), .string("screencast"), .vardict([])])
+            Issue.record("a 17th inhibition was taken")
+        } catch {
+            #expect(error.name == BusError.limitsExceeded, "\(error)")
+        }
+    }
 }

@@ -276,9 +276,15 @@ public struct Attention: Sendable {
     public mutating func inhibit(focus name: String, owner: String, application: String, reason: String,
                                  now: Now) throws(RequestError) -> (cookie: UInt32, events: [ServerEvent]) {
         guard settings.focus(named: name) != nil else { throw .unknownName(unknownFocus(name)) }
+        guard focus.inhibitors.count(where: { $0.owner == owner }) < Self.inhibitionsPerClient else {
+            throw .limitReached("this connection holds \(Self.inhibitionsPerClient) inhibitions already; release one (UnInhibit) first")
+        }
         let cookie = focus.inhibit(focus: name, owner: owner, application: application, reason: reason)
         return (cookie, refreshFocus(now: now))
     }
+
+    /// Inhibitions one connection may hold: a screencast holds one, `chimectl focus inhibit` one.
+    public static let inhibitionsPerClient = 16
 
     public mutating func uninhibit(_ cookie: UInt32, now: Now) throws(RequestError) -> [ServerEvent] {
         guard focus.uninhibit(cookie) else { throw .unknownName("no inhibitor with cookie \(cookie)") }

@@ -247,6 +247,18 @@ final class TestBus: @unchecked Sendable {
         try Subprocess(executable.hasPrefix("/") ? executable : "/usr/bin/" + executable, arguments, environment: environment)
     }
 
+    /// Runs a program as a Flatpak app would: in a bubblewrap sandbox whose root holds
+    /// `/.flatpak-info` naming `appID` (what chimed reads of a sender through /proc), with the
+    /// system's programs and the test's bus. Returns its status and output.
+    func runSandboxed(appID: String, _ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let info = directory.appendingPathComponent("flatpak-info-\(appID)")
+        try "[Application]\nname=\(appID)\n".write(to: info, atomically: true, encoding: .utf8)
+        let sandbox = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                       "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--ro-bind", info.path, "/.flatpak-info",
+                       "--bind", directory.path, directory.path, "--proc", "/proc", "--dev", "/dev", "--"]
+        return try run("/usr/bin/bwrap", sandbox + [executable] + arguments)
+    }
+
     /// A client connection of our own, to send exactly what a test needs.
     func client() throws -> TestClient { try TestClient(address: address) }
 
