@@ -8,7 +8,7 @@ extension Regex: TextPattern {}
 extension ConfigLoader {
     static let ruleKeys = NotificationRule.Field.allCases.map(\.key) + ["match-urgency", "level"] + NotificationRule.settingKeys + ["exec"]
 
-    func readRule(_ name: String, group: String, from file: KeyFile, lines: [String],
+    func readRule(_ name: String, group: String, from file: KeyFile, sections: Sections,
                   _ value: (String) -> String?, _ fail: (String, String) -> Problem) throws(Problem) -> NotificationRule {
         var rule = NotificationRule(name: name)
         for field in NotificationRule.Field.allCases {
@@ -44,11 +44,11 @@ extension ConfigLoader {
             rule.exec = command
         }
         guard !rule.criteria.isEmpty || rule.urgency != nil else {
-            throw sectionProblem(group, lines: lines, "matches every notification, and is left out; give it one of: "
+            throw sectionProblem(group, sections: sections, "matches every notification, and is left out; give it one of: "
                                  + (NotificationRule.Field.allCases.map(\.key) + ["match-urgency"]).joined(separator: ", "))
         }
         guard rule.level != nil || !rule.settings.isEmpty || rule.exec != nil else {
-            throw sectionProblem(group, lines: lines, "changes nothing, and is left out; give it one of: "
+            throw sectionProblem(group, sections: sections, "changes nothing, and is left out; give it one of: "
                                  + (["level"] + NotificationRule.settingKeys + ["exec"]).joined(separator: ", "))
         }
         return rule

@@ -61,34 +61,56 @@ public struct ConfigLoader {
         case .failure(let error): return .failure(Problem(description: "\(path): \(error.message)"))
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var problems: [Problem] = []
-        // Each pass that finds a problem blanks at least one more line, so this ends.
+        // Every problem of a pass is left out at once, so a file of many mistakes is read in a few
+        // passes, not one a mistake.
+        var problems = lineProblems(lines)
+        var found = problems
         while true {
-            switch read(lines, base: base) {
-            case .success(let settings):
-                return .success(Loaded(settings: settings, problems: problems))
-            case .failure(let problem):
-                problems.append(problem)
-                guard let skipped = problem.skipped, skipped.contains(where: { !lines[$0].isEmpty }) else {
-                    return .failure(problem)
-                }
-                for index in skipped { lines[index] = "" }
-            }
+            for problem in found { for index in problem.skipped ?? 0..<0 { lines[index] = "" } }
+            let (settings, next) = read(lines, base: base)
+            guard !next.isEmpty else { return .success(Loaded(settings: settings, problems: problems)) }
+            // A problem that can be said but not left out ends the reading here.
+            if let stuck = next.first(where: { ($0.skipped ?? 0..<0).allSatisfy { lines[$0].isEmpty } }) { return .failure(stuck) }
+            problems += next
+            found = next
         }
     }
 
-    /// The settings `lines` give, or the first problem in them.
-    private func read(_ lines: [String], base: ChimeSettings) -> Result<ChimeSettings, Problem> {
+    /// Lines that are no setting, section or comment, and settings before the first section:
+    /// GKeyFile would refuse the whole file for one.
+    private func lineProblems(_ lines: [String]) -> [Problem] {
+        var problems: [Problem] = []
+        var inSection = false
+        for (index, line) in lines.enumerated() {
+            let text = line.trimmingWhitespace
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            if text.hasPrefix("["), text.hasSuffix("]") {
+                inSection = true
+            } else if !text.contains("=") {
+                problems.append(Problem("\(path):\(index + 1): '\(text)' is not a setting (KEY = VALUE), a [section] or a # comment; "
+                                        + "the line is left out", skipping: index..<index + 1))
+            } else if !inSection {
+                problems.append(Problem("\(path):\(index + 1): '\(text)' comes before any [section]; the line is left out",
+                                        skipping: index..<index + 1))
+            }
+        }
+        return problems
+    }
+
+    /// The settings `lines` give, and the problems in them: the first of each section, every
+    /// repeated section, or what GKeyFile refuses of the file.
+    private func read(_ lines: [String], base: ChimeSettings) -> (ChimeSettings, [Problem]) {
         var settings = base
         let file = KeyFile()
-        if let error = file.load(lines.joined(separator: "\n")) { return .failure(located(error, lines: lines)) }
-        if let duplicate = duplicateGroup(lines) { return .failure(duplicate) }
-        do {
-            for group in file.groups { try read(group, from: file, lines: lines, into: &settings) }
-        } catch {
-            return .failure(error)
+        if let error = file.load(lines.joined(separator: "\n")) { return (base, [located(error, lines: lines)]) }
+        let duplicates = duplicateGroups(lines)
+        if !duplicates.isEmpty { return (base, duplicates) }
+        var problems: [Problem] = []
+        let sections = Sections(lines)
+        for group in file.groups {
+            do { try read(group, from: file, sections: sections, into: &settings) } catch { problems.append(error) }
         }
-        return .success(settings)
+        return (settings, problems)
     }
 
     /// GKeyFile names the offending line's text but not its number; find the number.
@@ -114,19 +136,21 @@ public struct ConfigLoader {
     }
 
     /// GKeyFile merges a repeated [group] silently; a repeated section is almost always a mistake,
-    /// and the second is left out.
-    private func duplicateGroup(_ lines: [String]) -> Problem? {
+    /// and each repetition is left out.
+    private func duplicateGroups(_ lines: [String]) -> [Problem] {
         var seen: [String: Int] = [:]
+        var problems: [Problem] = []
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingWhitespace
             guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { continue }
             if let first = seen[trimmed] {
-                return Problem("\(path):\(index + 1): section \(trimmed) appears again (first on line \(first)); the second is left out",
-                               skipping: section(at: index, lines: lines))
+                problems.append(Problem("\(path):\(index + 1): section \(trimmed) appears again (first on line \(first)); it is left out",
+                                        skipping: section(at: index, lines: lines)))
+            } else {
+                seen[trimmed] = index + 1
             }
-            seen[trimmed] = index + 1
         }
-        return nil
+        return problems
     }
 
     /// The lines of the section whose header is at `start`, up to the next section.
@@ -138,34 +162,47 @@ public struct ConfigLoader {
         return start..<end
     }
 
-    /// A problem with `[group]` as a whole: said at its header, and the section left out.
-    func sectionProblem(_ group: String, lines: [String], _ message: String) -> Problem {
-        guard let start = lines.firstIndex(where: { $0.trimmingWhitespace == "[\(group)]" }) else {
-            return Problem("\(path): [\(group)] \(message)", skipping: nil)
+    /// The file's lines and where each section is: a problem's line is found within its section,
+    /// not by reading the whole file again, so a file of many mistakes is read in linear time.
+    struct Sections {
+        let lines: [String]
+        /// The lines of each section, its header first (the first of a repeated one).
+        private var ranges: [String: Range<Int>] = [:]
+
+        init(_ lines: [String]) {
+            self.lines = lines
+            var current: (name: String, start: Int)?
+            for (index, line) in lines.enumerated() {
+                let trimmed = line.trimmingWhitespace
+                guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { continue }
+                if let current, ranges[current.name] == nil { ranges[current.name] = current.start..<index }
+                current = (String(trimmed.dropFirst().dropLast()), index)
+            }
+            if let current, ranges[current.name] == nil { ranges[current.name] = current.start..<lines.count }
         }
-        return Problem("\(path):\(start + 1): [\(group)] \(message)", skipping: section(at: start, lines: lines))
+
+        func range(of group: String) -> Range<Int>? { ranges[group] }
+    }
+
+    /// A problem with `[group]` as a whole: said at its header, and the section left out.
+    func sectionProblem(_ group: String, sections: Sections, _ message: String) -> Problem {
+        guard let range = sections.range(of: group) else { return Problem("\(path): [\(group)] \(message)", skipping: nil) }
+        return Problem("\(path):\(range.lowerBound + 1): [\(group)] \(message)", skipping: range)
     }
 
     /// The line of `key` in `[group]`, 0-based.
-    private func line(of key: String, in group: String, lines: [String]) -> Int? {
-        var current = ""
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingWhitespace
-            if trimmed.hasPrefix("["), trimmed.hasSuffix("]") {
-                current = String(trimmed.dropFirst().dropLast())
-            } else if current == group, trimmed.hasPrefix(key),
-                      String(trimmed.dropFirst(key.count)).trimmingWhitespace.hasPrefix("=") {
-                return index
-            }
+    private func line(of key: String, in group: String, sections: Sections) -> Int? {
+        sections.range(of: group)?.first { index in
+            let trimmed = sections.lines[index].trimmingWhitespace
+            return trimmed.hasPrefix(key) && String(trimmed.dropFirst(key.count)).trimmingWhitespace.hasPrefix("=")
         }
-        return nil
     }
 
     /// A problem with one key: said at its line, and the line left out (the section, when the
     /// line cannot be found).
-    private func keyProblem(_ key: String, in group: String, lines: [String], _ message: String) -> Problem {
-        guard let index = line(of: key, in: group, lines: lines) else {
-            return sectionProblem(group, lines: lines, "\(key): \(message)")
+    private func keyProblem(_ key: String, in group: String, sections: Sections, _ message: String) -> Problem {
+        guard let index = line(of: key, in: group, sections: sections) else {
+            return sectionProblem(group, sections: sections, "\(key): \(message)")
         }
         return Problem("\(path):\(index + 1): [\(group)] \(key): \(message)", skipping: index..<index + 1)
     }
@@ -258,8 +295,8 @@ public struct ConfigLoader {
         }
     }
 
-    private func read(_ group: String, from file: KeyFile, lines: [String], into settings: inout ChimeSettings) throws(Problem) {
-        let fail = { (key: String, message: String) -> Problem in keyProblem(key, in: group, lines: lines, message) }
+    private func read(_ group: String, from file: KeyFile, sections: Sections, into settings: inout ChimeSettings) throws(Problem) {
+        let fail = { (key: String, message: String) -> Problem in keyProblem(key, in: group, sections: sections, message) }
         let words = group.split(separator: " ", maxSplits: 1).map(String.init)
         let kind = words.first ?? ""
         let name = words.count > 1 ? words[1].trimmingWhitespace : ""
@@ -277,7 +314,7 @@ public struct ConfigLoader {
         case ("app", false): allowed = AppSettings.keys
         case ("rule", false): allowed = Self.ruleKeys
         default:
-            throw sectionProblem(group, lines: lines, "is not a section Chime knows, and is left out; sections are [general], [summary], [sounds], [popups], [panel], [focus NAME], [app NAME] and [rule NAME]")
+            throw sectionProblem(group, sections: sections, "is not a section Chime knows, and is left out; sections are [general], [summary], [sounds], [popups], [panel], [focus NAME], [app NAME] and [rule NAME]")
         }
         for key in file.keys(in: group) where !allowed.contains(key) {
             throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))
@@ -373,7 +410,7 @@ public struct ConfigLoader {
             }
             settings.apps[name] = values
         case "rule":
-            settings.rules.append(try readRule(name, group: group, from: file, lines: lines, value, fail))
+            settings.rules.append(try readRule(name, group: group, from: file, sections: sections, value, fail))
         default:
             break
         }
