@@ -50,7 +50,13 @@ public final class HeadlessSway: @unchecked Sendable {
     /// Asks sway over its IPC socket (as `create_output`, `-t get_seats`); returns what it says.
     @discardableResult
     public func swaymsg(_ arguments: [String]) throws -> String {
-        let socket = try FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path).first { $0.hasPrefix("sway-ipc.") }
+        // sway makes its IPC socket a moment after its Wayland one, which says it is ready.
+        var socket: String?
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            socket = try FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path).first { $0.hasPrefix("sway-ipc.") }
+            if socket == nil { process.pump(timeout: 0.05) }
+        } while socket == nil && Date() < deadline && process.isRunning
         guard let socket else { throw TestFailure("sway has no IPC socket") }
         var env = ProcessInfo.processInfo.environment
         env["SWAYSOCK"] = runtimeDirectory.appendingPathComponent(socket).path

@@ -6,6 +6,7 @@ import Foundation
 final class BenchClient: @unchecked Sendable {
     let connection: BusConnection
     private(set) var repliesSeen = 0
+    private(set) var errorsSeen = 0
     private(set) var replyTimes: [UInt64] = []
     private(set) var signalsSeen: [String] = []
     private(set) var closedIDs: Set<UInt32> = []
@@ -24,6 +25,7 @@ final class BenchClient: @unchecked Sendable {
             switch message.kind {
             case .methodReturn, .error:
                 repliesSeen += 1
+                if message.kind == .error { errorsSeen += 1 }
                 if recordReplyTimes { replyTimes.append(nanoseconds()) }
             case .signal:
                 signalsSeen.append(message.member ?? "")

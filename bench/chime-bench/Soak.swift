@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeTestSupport
 import Foundation
 import Glibc
@@ -13,6 +14,12 @@ struct Soak {
     var files: [(name: String, bytes: Double)] = []
     var seconds = Double.nan
     var answered = 0
+    /// Then calls that carry file descriptors: how many were answered, how many chimed refused,
+    /// its open files after them, in how long.
+    var descriptorCalls = 3_000
+    var descriptorAnswered = 0, descriptorRefused = 0
+    var openFilesAfter = -1
+    var descriptorSeconds = Double.nan
 
     /// The state folder's files (the center, its logs, apps.state) and their sizes in bytes.
     static func files(in folder: URL) -> [(name: String, bytes: Double)] {
@@ -38,6 +45,7 @@ struct Soak {
         soak.seconds = Double(nanoseconds() - start) / 1e9
         waitUntilQuiet([server.pid])
         soak.lastRSS = memory(of: server.pid).rss
+        soak.withDescriptors(client, server: server)
         // chimed checkpoints its store every 5 s and then prunes it to its limit, which writes
         // the WAL again: two rounds of that, and a write after them that starts the WAL over (the
         // intake moves into SQLite within 250 ms), is the folder as it stays, not mid-burst.
@@ -47,6 +55,32 @@ struct Soak {
         soak.files = files(in: server.directory.appendingPathComponent("state/chime"))
         soak.stateBytes = soak.files.reduce(0) { $0 + $1.bytes }
         return soak
+    }
+
+    /// `descriptorCalls` Notify calls with 16 descriptors each in their hints, pipelined 100 at
+    /// a time: the flood that once cost chimed its bus connection.
+    mutating func withDescriptors(_ client: BenchClient, server: Server) {
+        let null = open("/dev/null", O_RDONLY)
+        defer { close(null) }
+        let hints = (0..<16).map { ("x-fd-\($0)", BusValue.variant(.unixFD(0))) }
+        let (before, errorsBefore) = (client.repliesSeen, client.errorsSeen)
+        let start = nanoseconds()
+        for index in 0..<descriptorCalls {
+            client.connection.send(.methodCall(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                               interface: "org.freedesktop.Notifications", method: "Notify",
+                                               arguments: [.string("Bench"), .uint32(0), .string(""), .string("fd \(index)"), .string(""),
+                                                           .stringArray([]), .vardict(hints), .int32(-1)], descriptors: [null]))
+            if index % 100 == 99 { client.connection.flush() }
+        }
+        client.connection.flush()
+        let deadline = nanoseconds() + 60_000_000_000
+        while client.repliesSeen - before < descriptorCalls, nanoseconds() < deadline {
+            _ = client.connection.readWriteDispatch(timeoutMilliseconds: 100)
+        }
+        descriptorSeconds = Double(nanoseconds() - start) / 1e9
+        descriptorAnswered = client.repliesSeen - before
+        descriptorRefused = client.errorsSeen - errorsBefore
+        openFilesAfter = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/fd").count) ?? -1
     }
 
     var report: String {
@@ -60,6 +94,9 @@ struct Soak {
         | RSS after all, once quiet | \(format(lastRSS / 1024, 1)) MB | |
         | that / after the first tenth | \(format(lastRSS / firstRSS)) | ≤ 1.2 |
         | state folder after all | \(format(stateBytes / 1_048_576, 1)) MB | ≤ 32 MB |
+        | \(descriptorCalls) calls carrying 16 file descriptors each: answered | \(descriptorAnswered) in \(format(descriptorSeconds, 1)) s | all |
+        | of them refused (InvalidArgs: Notify takes no descriptors) | \(descriptorRefused) | all |
+        | chimed's open files after them | \(openFilesAfter) | ≤ 100 |
 
         The state folder: \(files.map { "\($0.name) \(format($0.bytes / 1_048_576, 1)) MB" }.joined(separator: ", ")).
 
