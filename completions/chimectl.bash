@@ -2,7 +2,7 @@
 _chimectl() {
     local cur prev words cword
     _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
-    local commands="status list history show invoke menu reply dismiss read restore snooze delete clear center badges report watch focus dnd sharing mute count apps rules rule summary reload help"
+    local commands="status list history show why invoke menu reply dismiss read restore snooze delete clear center badges report watch focus dnd sharing mute count apps rules rule summary reload help"
     if [ "$cword" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         return
@@ -40,7 +40,7 @@ _chimectl() {
         clear) COMPREPLY=($(compgen -W "--app" -- "$cur")) ;;
         read)
             COMPREPLY=($(compgen -W "--app $(chimectl history --state unread 2>/dev/null | cut -f1)" -- "$cur")) ;;
-        show|restore|snooze|delete)
+        show|why|restore|snooze|delete)
             [ "$cword" -eq 2 ] && COMPREPLY=($(compgen -W "$(chimectl history 2>/dev/null | cut -f1)" -- "$cur")) ;;
         dismiss)
             COMPREPLY=($(compgen -W "--all --app $(chimectl list 2>/dev/null | cut -f1)" -- "$cur")) ;;

@@ -29,9 +29,8 @@ public struct BannerContent: Equatable, Sendable {
     public var replyPlaceholder: String?
     /// The reply field's send button (`x-kde-reply-submit-button-text`, else "Send").
     public var replySubmitText = "Send"
-    /// The banner this one explains (Chime's first word on time-sensitive notifications): it goes
-    /// right after that one in the stack, so it never pushes the alert it explains aside.
-    public var explains: UInt32?
+    /// What Chime offers about the app (`Offer`): its line, and its action at the end of `menu`.
+    public var offers: [Offer]
     /// When it came (unix ms), for a banner that stays (critical, or a timeout of never): it says
     /// how long ago ("5 min ago").
     public var staysSince: Int64?
@@ -49,6 +48,17 @@ public struct BannerContent: Equatable, Sendable {
     public var moreActions: [Button] {
         menu.filter { action in action.key != Action.defaultKey && !buttons.contains { $0.key == action.key } }
     }
+
+    /// The record's `offers` (aa{sv}: text, key, label).
+    public static func offers(_ value: BusValue?) -> [Offer] {
+        (value?.records ?? []).compactMap { record in
+            guard let text = record["text"]?.string, let key = record["key"]?.string, let label = record["label"]?.string else { return nil }
+            return Offer(text: text, action: Action(key: key, label: label))
+        }
+    }
+
+    /// The offer whose action has `key`, if one has.
+    public func offer(_ key: String) -> Offer? { offers.first { $0.action.key == key } }
 
     /// Reads a notification as the control interface's `Presented` signal carries it (hidden
     /// previews already redacted), so a presenter needs nothing but the bus.
@@ -69,13 +79,14 @@ public struct BannerContent: Equatable, Sendable {
             .filter { $0.key != Action.defaultKey && $0.key != Action.inlineReplyKey }
             .prefix(Self.maximumButtons)
             .map { Button(key: $0.key, label: $0.label, destructive: destructive.contains($0.key)) }
+        offers = Self.offers(record["offers"])
         menu = actions.filter { $0.key != Action.inlineReplyKey }
             .map { Button(key: $0.key, label: $0.label, destructive: destructive.contains($0.key)) }
+            + offers.map { Button(key: $0.action.key, label: $0.action.label, destructive: false) }
         hasDefaultAction = actions.contains { $0.key == Action.defaultKey }
         replyPlaceholder = actions.contains { $0.key == Action.inlineReplyKey }
             ? (record["reply-placeholder"]?.string ?? "Reply…") : nil
         if let text = record["reply-submit-text"]?.string, !text.isEmpty { replySubmitText = text }
-        explains = record["explains"]?.uint32
         if record["stays"]?.bool == true { staysSince = record["created"]?.integer }
         progress = record["progress"]?.integer.map { Int32(clamping: $0) }
         level = record["level"]?.string.flatMap(InterruptionLevel.init(rawValue:)) ?? .active

@@ -1,5 +1,5 @@
-/// The banners a presenter shows, newest first: where a new one goes (an explanation right after
-/// the alert it explains), and one that replaces its thread's banner in that banner's place.
+/// The banners a presenter shows, newest first, and one that replaces its thread's banner in that
+/// banner's place.
 /// Each change says which ids need drawing anew.
 public struct BannerQueue: Sendable {
     public private(set) var contents: [BannerContent] = []
@@ -14,11 +14,7 @@ public struct BannerQueue: Sendable {
             contents[index] = content
             return content.id
         }
-        if let explained = content.explains, let index = contents.firstIndex(where: { $0.id == explained }) {
-            contents.insert(content, at: index + 1)
-        } else {
-            contents.insert(content, at: 0)
-        }
+        contents.insert(content, at: 0)
         return nil
     }
 

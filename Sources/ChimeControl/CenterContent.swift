@@ -48,7 +48,20 @@ public struct CenterContent: Equatable, Sendable {
             heldBy = record["held-by"]?.string
             image = record["avatar-path"]?.string ?? record["image-path"]?.string
             attachments = record["attachments"].map(Attachment.attachments(fromRecords:)) ?? []
+            offers = BannerContent.offers(record["offers"])
+            reasons = record["reasons"]?.strings ?? []
         }
+
+        /// Why the decision came out as it did (`chimectl why`).
+        public var reasons: [String]
+
+        /// The reason to show on it: what held it or kept it quiet (its level goes without saying).
+        public var shownReason: String? {
+            reasons.first { $0.hasPrefix("held") || $0.hasPrefix("banner waited") || $0.hasPrefix("quiet") || $0.hasPrefix("merged") }
+        }
+
+        /// What Chime offers about its app (`Offer`), while it is open.
+        public var offers: [Offer]
 
         /// The files it carries, in Chime's store.
         public var attachments: [Attachment]

@@ -75,7 +75,12 @@ public enum NotificationRecord {
         add("reply-submit-text", hints.replySubmitText.map { .string($0) })
         if !hints.destructiveActions.isEmpty { add("destructive-actions", .stringArray(hints.destructiveActions)) }
         if let rules = notification.decision?.rules, !rules.isEmpty { add("rules", .stringArray(rules)) }
-        add("explains", hints.explains.map { .uint32($0) })
+        if let reasons = notification.decision?.reasons, !reasons.isEmpty { add("reasons", .stringArray(reasons)) }
+        if let offers = notification.decision?.offers, !offers.isEmpty {
+            add("offers", .array(elementSignature: "a{sv}", offers.map { offer in
+                .vardict([("text", .string(offer.text)), ("key", .string(offer.action.key)), ("label", .string(offer.action.label))])
+            }))
+        }
         return entries
     }
 }

@@ -42,9 +42,6 @@ public struct NotificationHints: Equatable, Sendable {
     public var attachmentRequests: [AttachmentRequest] = []
     /// The files it carries, in Chime's attachment store.
     public var attachments: [Attachment] = []
-    /// Chime's own, never read from a call: the notification this one explains (a first
-    /// time-sensitive one), whose banner it goes after, never above.
-    public var explains: UInt32?
 
     public struct Position: Equatable, Sendable {
         public var x: Int32

@@ -54,7 +54,10 @@ public struct NotificationServer: Sendable {
     /// Shows a notification, replacing in place when `replaces_id` or a stack tag names
     /// an open notification of the same app. Returns its id and what changed.
     /// `decision` sets the state and whether it expires; without one it is presented.
-    /// `repeating`: the open notification this one repeats, updated in place with its count raised.
+    /// `repeating`: the open notification this one repeats. The new one is a notification of its
+    /// own (its id, its expiry, its close), merged into that one only where the person sees it:
+    /// it takes over its banner and its place in the center, its count raised ("×2"); the one
+    /// it repeats stays open for its app, without a banner (`ServerEvent.merged`).
     /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
     /// `id`: the id the caller was already given (`IDSequence`), for a notification that is new.
     /// `identity`: who the sender is, as the system says (`SenderIdentity`).
@@ -68,11 +71,7 @@ public struct NotificationServer: Sendable {
         case .lookUp: target = try replacementTarget(for: request, from: sender, identity: identity)
         case .found(let found): target = found
         }
-        var repeatCount = 1
-        if target == nil, let repeating, let earlier = open[repeating] {
-            target = earlier
-            repeatCount = earlier.repeatCount + 1
-        }
+        let repeated = target == nil ? repeating.flatMap { open[$0] } : nil
         let state = decision.map(NotificationState.init) ?? .presented
         let screen = ScreenChange(before: target?.state, after: state)
         // Shown or not, it ends for its app at its timeout (the center keeps it unread).
@@ -94,7 +93,7 @@ public struct NotificationServer: Sendable {
         }
         notification.state = state
         notification.decision = decision
-        notification.repeatCount = repeatCount
+        notification.repeatCount = target?.repeatCount ?? (repeated.map { $0.repeatCount + 1 } ?? 1)
         forgetSnoozed(notification.id)
         if let previous = target?.request.hints.imageData {
             imageBytes -= previous.pixels.count
@@ -111,7 +110,16 @@ public struct NotificationServer: Sendable {
         case .withdraw: [.withdrawn(notification)]
         case .none: [.stored(notification)]
         }
-        if screen == .show, let previous = decision?.takesOver, previous != notification.id,
+        if var earlier = repeated {
+            // Its banner, if it has one, shows the repeat now, unless it is of a higher level; it
+            // stays open, without one.
+            if screen == .show, earlier.state == .presented, (earlier.decision?.level ?? .active) <= (decision?.level ?? .active) {
+                earlier.state = .quiet
+                events = [.updated(notification, replacing: earlier.id)]
+            }
+            open[earlier.id] = earlier
+            events.append(.merged(earlier, into: notification.id))
+        } else if screen == .show, let previous = decision?.takesOver, previous != notification.id,
            var earlier = open[previous], earlier.state == .presented {
             // Its thread's banner shows it now; the earlier one stays open, without a banner.
             earlier.state = .quiet
@@ -242,6 +250,30 @@ public struct NotificationServer: Sendable {
             released.state = state
             return adopt(released, now: now)
         }
+    }
+
+    /// The banners up whose text `redacts` now hides or shows otherwise than they do: each is
+    /// shown again as it is to be seen (Presented, in place).
+    public mutating func followPreviews(_ redacts: (Notification) -> Bool) -> [ServerEvent] {
+        var events: [ServerEvent] = []
+        for id in order[orderStart...] {
+            guard var notification = open[id], notification.state == .presented, let redacted = notification.decision?.redacted else { continue }
+            let now = redacts(notification)
+            guard now != redacted else { continue }
+            notification.decision?.redacted = now
+            open[id] = notification
+            events.append(.presented(notification))
+        }
+        return events
+    }
+
+    /// A notification whose offers (`DeliveryDecision.offers`) were taken: it stays as it was,
+    /// and says so to the screen and the center.
+    public mutating func withdrawOffers(of id: UInt32) -> [ServerEvent] {
+        guard var notification = open[id], notification.decision?.offers.isEmpty == false else { return [] }
+        notification.decision?.offers = []
+        open[id] = notification
+        return [notification.state == .presented ? .presented(notification) : .stored(notification)]
     }
 
     /// The open notifications a Focus of this name holds.

@@ -34,6 +34,10 @@ public enum ServerEvent: Equatable, Sendable {
     /// The notification's sound, after the decision, mute and the burst throttle.
     /// Boxed: a choice is three strings, which would make every event as big.
     indirect case playSound(Notification, SoundChoice)
+    /// Repeated by the notification `into` (the same texts within the repeat window), which took
+    /// its banner, if it had one, and its place in the center: its entry leaves the center, the
+    /// notification stays open for its app until its own end.
+    case merged(Notification, into: UInt32)
     /// A rule's command to run for the notification (`exec`).
     indirect case runHook(Notification, RuleEffect.Hook)
     /// A rule whose pattern met its match budget on a notification of `app` is turned off until

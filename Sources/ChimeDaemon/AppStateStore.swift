@@ -27,7 +27,8 @@ struct AppStateStore {
     struct Saved {
         var apps = AppRegistry()
         var muted: Bool?
-        var focus: (name: String, until: Int64?)?
+        /// A Focus turned on, or a scheduled one turned off, by hand.
+        var focus: FocusState.Manual?
         /// `chimectl sharing on`: a restart during a screencast must not show what it holds.
         var sharing = false
     }
@@ -55,18 +56,34 @@ struct AppStateStore {
         saved.muted = file.string("daemon", "muted").flatMap(AppSettings.bool)
         saved.sharing = file.string("daemon", "sharing").flatMap(AppSettings.bool) ?? false
         if let focus = file.string("daemon", "focus"), !focus.isEmpty {
-            saved.focus = (focus, file.string("daemon", "focus-until").flatMap { Int64($0) })
+            saved.focus = .on(focus, until: file.string("daemon", "focus-until").flatMap { Int64($0) })
+        } else if let off = file.string("daemon", "focus-off"), !off.isEmpty,
+                  let checked = file.string("daemon", "focus-off-checked").flatMap(Self.localTime) {
+            saved.focus = .offDuringSchedule(off, checked: checked)
         }
         return saved
     }
 
-    func save(_ registry: AppRegistry, muted: Bool?, focus: (name: String, until: Int64?)?, sharing: Bool) {
+    /// "DAY WEEKDAY MINUTE", as `save` writes a local time.
+    private static func localTime(_ text: String) -> LocalTime? {
+        let numbers = text.split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == 3, let weekday = Weekday(rawValue: numbers[1]), (0..<1_440).contains(numbers[2]) else { return nil }
+        return LocalTime(day: numbers[0], weekday: weekday, minuteOfDay: numbers[2])
+    }
+
+    func save(_ registry: AppRegistry, muted: Bool?, focus: FocusState.Manual?, sharing: Bool) {
         let file = KeyFile()
         if let muted { file.set("daemon", "muted", "\(muted)") }
         if sharing { file.set("daemon", "sharing", "true") }
-        if let focus {
-            file.set("daemon", "focus", focus.name)
-            if let until = focus.until { file.set("daemon", "focus-until", "\(until)") }
+        switch focus {
+        case .on(let name, let until)?:
+            file.set("daemon", "focus", name)
+            if let until { file.set("daemon", "focus-until", "\(until)") }
+        case .offDuringSchedule(let name, let checked)?:
+            file.set("daemon", "focus-off", name)
+            file.set("daemon", "focus-off-checked", "\(checked.day) \(checked.weekday.rawValue) \(checked.minuteOfDay)")
+        case nil:
+            break
         }
         for identity in registry.identities {
             guard let record = registry.record(identity) else { continue }

@@ -28,7 +28,12 @@ extension Daemon {
             }
             let journal = CallJournal(path: storePath + "-calls")
             let unsettled = journal?.unsettled() ?? []
-            attention.server.ids.current = max(store.highestID(), unsettled.map(\.id).max() ?? 0)
+            // Past every id given: stored, answered early, or reserved (of a notification the
+            // center never kept).
+            let mark = IDMark(path: AppStateStore.stateFolder(environment: environment) + "/ids")
+            attention.server.ids.current = max(store.highestID(), unsettled.map(\.id).max() ?? 0, mark.read())
+            attention.server.ids.keep { mark.write($0) }
+            idMark = mark
             attention.server = NotificationServer(settings: attention.settings.server, ids: attention.server.ids)
             self.store = store
             resumeCenter(from: store)
@@ -84,6 +89,8 @@ extension Daemon {
             store.markRead(id, dismissed: dismissed, wall: wall)
         case .deleted(let id):
             store.delete(id)
+        case .merged(let notification, _):
+            store.delete(notification.id)
         case .actionInvoked(let notification, _), .replied(let notification, _):
             store.markRead(notification.id, dismissed: false, wall: wall)
         case .retired, .playSound, .runHook, .ruleTurnedOff:

@@ -55,7 +55,7 @@ extension Daemon {
             if notification.decision?.rateLimited ?? .admitted == .admitted {
                 emitControl("Stored", [.uint32(notification.id), NotificationRecord.busValue(notification, asPresented: true)])
             }
-        case .read:
+        case .read, .merged:
             break
         case .deleted(let id):
             deletedUnannounced.append(.uint32(id))
@@ -117,7 +117,7 @@ extension Daemon {
     func saveAppStateIfChanged() {
         guard attention.apps.needsSaving else { return }
         attention.apps.needsSaving = false
-        appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manualFocus,
+        appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manual,
                       sharing: attention.focus.sharedByHand)
     }
 

@@ -85,6 +85,8 @@ public final class Daemon {
     var store: NotificationStore?
     /// The Notify calls answered before they were handled, kept until the center has them.
     var journal: CallJournal?
+    /// Where the ids reserved are kept (`IDSequence`); at a clean exit, the last one given.
+    var idMark: IDMark?
     /// The journal's sequence number of the last answered call handled.
     var handledInJournal: Int64 = 0
     let storePath: String
@@ -103,7 +105,7 @@ public final class Daemon {
     private(set) lazy var desktop = DesktopWatch(environment: environment, identities: identities) { [unowned self] context in
         apply(attention.follow(context, now: now))
     }
-    private let environment: [String: String]
+    let environment: [String: String]
     let clock = LocalClock()
     /// Notifications retired past the open limit whose apps are told once the flood pauses.
     lazy var retired = RetiredCloser { [unowned self] ids in closeRetired(ids) }
@@ -143,16 +145,15 @@ public final class Daemon {
             panelPresenter = nil
         }
         attention = Attention(settings: settings)
-        earlyNotify = EarlyNotify(ids: attention.server.ids, gate: attention.repeatGate, identities: identities)
+        earlyNotify = EarlyNotify(ids: attention.server.ids, identities: identities)
         earlyNotify.follow(settings)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
         attention.focus.sharedByHand = saved.sharing
-        // A Focus turned on by hand stays on across a restart; one that names a Focus the
-        // config no longer has is dropped when the state is next tidied.
-        if let focus = saved.focus, settings.focus(named: focus.name) != nil {
-            attention.focus.turnOn(focus.name, until: focus.until)
-        }
+        // A Focus turned on or off by hand stays so across a restart until its own end or the
+        // next boundary of its schedule (what ended meanwhile is dropped as the state is tidied);
+        // one that names a Focus the config no longer has is dropped too.
+        if let focus = saved.focus { attention.focus.restore(focus) }
         SoundTheme.makeFindable()
         connection = try BusConnection()
         objects = ObjectServer(connection: connection, serving: .busThread)
@@ -255,7 +256,7 @@ public final class Daemon {
             return true
         }
         sessionMonitor = SessionMonitor { [unowned self] session in
-            attention.locked = session.locked
+            apply(attention.setLocked(session.locked))
             if session.away != attention.server.away {
                 Log.info(session.away ? "the session is \(session.locked ? "locked" : "idle"); banners wait until you are back"
                                       : "the session is active again; banners start their timeouts anew")
@@ -275,6 +276,8 @@ public final class Daemon {
         loop.run()
         // Calls answered and not yet handled are handled now; the rest stay unanswered.
         objects.stop()
+        // Stopped cleanly, the next chimed goes on from the last id given, not past the block.
+        idMark?.write(attention.server.ids.current)
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
         keepActivity()

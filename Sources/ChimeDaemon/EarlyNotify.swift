@@ -9,9 +9,10 @@ import Synchronization
 /// sound) without the app waiting for it.
 ///
 /// A call is answered early only when its reply cannot depend on what the main thread holds:
-/// it replaces nothing (no replaces_id, no stack tag), repeats no text the repeat detector
-/// remembers or another call on its way carries (`RepeatGate`), the config does not refuse
-/// apps over their rate limit, and it is small enough to keep in the journal (`largestJournaled`). Any other Notify is answered by the main thread, as before.
+/// it replaces nothing (no replaces_id, no stack tag; a repeat of another's texts is a new
+/// notification of its own), the config does not refuse apps over their rate limit, and it is
+/// small enough to keep in the journal (`largestJournaled`). Any other Notify is answered by
+/// the main thread.
 final class EarlyNotify: Sendable {
     /// What the bus thread made of a Notify: its texts' key, and the id it was answered with,
     /// if it was.
@@ -31,15 +32,14 @@ final class EarlyNotify: Sendable {
     }
 
     private let ids: IDSequence
-    private let gate: RepeatGate
     /// Asked before any reply goes, while the sender is sure to be on the bus.
     private let identities: SenderIdentities
     private let refusesOverLimit = Atomic(false)
     /// Where a call answered early is kept until the center has it; none without history.
     private let journal = Mutex<CallJournal?>(nil)
 
-    init(ids: IDSequence, gate: RepeatGate, identities: SenderIdentities) {
-        (self.ids, self.gate, self.identities) = (ids, gate, identities)
+    init(ids: IDSequence, identities: SenderIdentities) {
+        (self.ids, self.identities) = (ids, identities)
     }
 
     /// Set from the config (main thread): over its rate limit an app is refused, so no Notify
@@ -67,8 +67,7 @@ final class EarlyNotify: Sendable {
         } catch {
             return EarlyAnswer(reply: .failure(BusError(error)))
         }
-        let mayRepeat = gate.passOn(look.texts)
-        guard !mayRepeat, !look.replaces, !look.checksFiles, !refusesOverLimit.load(ordering: .relaxed),
+        guard !look.replaces, !look.checksFiles, !refusesOverLimit.load(ordering: .relaxed),
               look.call.messageBytes.count <= Self.largestJournaled else {
             return EarlyAnswer(carried: Passed(call: look.call, texts: look.texts, id: nil, journaled: nil, wall: wall,
                                                  identity: identity))

@@ -25,7 +25,6 @@ extension Daemon {
             "Notify": { [unowned self] call throws(BusError) in
                 // What the bus thread made of it (`EarlyNotify`): perhaps answered already.
                 let passed = call.carried as? EarlyNotify.Passed
-                defer { if let passed { attention.repeatGate.handled(passed.texts) } }
                 do throws(RequestError) {
                     let arguments = if let passed { passed.call } else { try NotifyArguments(ArgumentReader(call.message)) }
                     if arguments.messageBytes.count > Self.largeCallBytes { releaseMemorySoon() }

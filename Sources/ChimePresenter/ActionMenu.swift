@@ -37,6 +37,14 @@ enum ActionMenu {
         let menu = gtk_menu_new()!
         menu.addClass("chime-actions")
         for action in actions {
+            // What Chime offers about the app: its line first, set apart from the app's actions.
+            if let offer = content.offer(action.key) {
+                gtk_menu_shell_append(menu.cast(GtkMenuShell.self), gtk_separator_menu_item_new())
+                let line = gtk_menu_item_new_with_label(offer.text)!
+                gtk_widget_set_sensitive(line, 0)
+                line.addClass("offer")
+                gtk_menu_shell_append(menu.cast(GtkMenuShell.self), line)
+            }
             let item = gtk_menu_item_new_with_label(action.label)!
             if action.destructive { item.addClass("destructive-action") }
             GtkSignals.connect(item.raw, "activate") {

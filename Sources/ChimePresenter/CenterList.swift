@@ -267,6 +267,26 @@ final class CenterList {
             }
             gtk_box_pack_start(column.cast(GtkBox.self), buttons, 0, 0, 0)
         }
+        if let reason = item.shownReason {
+            let why = gtk_label_new(reason)!
+            why.addClass("reason")
+            gtk_label_set_xalign(why.cast(GtkLabel.self), 0)
+            gtk_label_set_line_wrap(why.cast(GtkLabel.self), 1)
+            gtk_box_pack_start(column.cast(GtkBox.self), why, 0, 0, 0)
+        }
+        if !item.reasons.isEmpty { gtk_widget_set_tooltip_text(column, item.reasons.joined(separator: "\n")) }
+        for offer in item.offers {
+            let line = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+            line.addClass("offer")
+            let text = gtk_label_new(offer.text)!
+            gtk_label_set_xalign(text.cast(GtkLabel.self), 0)
+            gtk_label_set_line_wrap(text.cast(GtkLabel.self), 1)
+            gtk_box_pack_start(line.cast(GtkBox.self), text, 1, 1, 0)
+            let button = gtk_button_new_with_label(offer.action.label)!
+            GtkSignals.connect(button.raw, "clicked") { actions.invoke(id, offer.action.key, "") }
+            gtk_box_pack_start(line.cast(GtkBox.self), button, 0, 0, 0)
+            gtk_box_pack_start(column.cast(GtkBox.self), line, 0, 0, 0)
+        }
         if item.offersReply {
             let field = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
             let entry = gtk_entry_new()!

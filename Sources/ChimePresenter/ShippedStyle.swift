@@ -68,6 +68,8 @@ public enum ShippedStyle {
         window.chime-center .center-more { color: #6d9eeb; padding: 4px; }
         window.chime-center .center-empty { color: #a3a9b7; padding: 24px; }
         window.chime-center .age { font-size: 0.85em; color: #a3a9b7; }
+        window.chime-center .offer label { font-size: 0.9em; color: #f0b429; }
+        window.chime-center .reason { font-size: 0.85em; color: #a3a9b7; font-style: italic; }
         window.chime-center .summary { font-weight: bold; }
         window.chime-center .body { font-size: 0.95em; }
         window.chime-center .activity { padding: 12px; }

@@ -160,8 +160,11 @@ extension NotificationStore {
         id, app, app_name, summary, body, level, state, coalesce(close_reason, 0), created, updated,
         category, thread, (SELECT group_concat(value, char(31)) FROM json_each(actions)), unread, repeat_count,
         snooze_until, desktop_entry, icon, stack_tag, person, resident, expire_timeout, urgency, sender, focus,
-        relevance, \(KeptHints.columns)
+        relevance, \(KeptHints.columns), reasons
         """
+
+    /// Where `columns` has `reasons`: after KeptHints' eleven.
+    static let reasonsColumn: Int32 = 37
 
     private static func actions(_ row: SQLiteDatabase.Row) -> [String] {
         row.text(12).map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []
@@ -170,7 +173,8 @@ extension NotificationStore {
     private static func centerEntry(_ row: SQLiteDatabase.Row) -> CenterEntry {
         CenterEntry(notification: notification(row), state: row.text(6) ?? "", created: row.integer(8), updated: row.integer(9),
                     thread: row.text(11) ?? "", unread: row.integer(13) != 0,
-                    closeReason: row.integer(7) != 0 ? UInt32(clamping: row.integer(7)) : nil)
+                    closeReason: row.integer(7) != 0 ? UInt32(clamping: row.integer(7)) : nil,
+                    reasons: row.text(reasonsColumn).map { $0.split(separator: "\n").map(String.init) } ?? [])
     }
 
     static func notification(_ row: SQLiteDatabase.Row) -> Notification {

@@ -68,6 +68,10 @@ enum StoreSchema {
             PRIMARY KEY (day, app)
         ) WITHOUT ROWID;
         """,
+        // 7: why the decision came out as it did (`DeliveryDecision.reasons`), one a line.
+        """
+        ALTER TABLE notifications ADD COLUMN reasons TEXT;
+        """,
     ]
 
     /// Runs the steps `database` has not had yet.

@@ -18,6 +18,23 @@ enum CenterCommands {
         }
     }
 
+    /// The decision's reasons (design section 22): what answers "why didn't I see this?".
+    static func why(_ arguments: inout Arguments) throws(CommandLineError) {
+        let json = arguments.flag("--json")
+        let id = try arguments.id()
+        try arguments.done()
+        let entry = try ControlClient().call("Show", [.uint32(id)]).first?.vardictEntries ?? [:]
+        let reasons = entry["reasons"]?.strings ?? []
+        if json {
+            print(JSONOutput.record(["id": .uint32(id), "state": entry["state"] ?? .string(""), "reasons": .stringArray(reasons)]))
+            return
+        }
+        let app = entry["app-name"]?.string ?? ""
+        print("\(id) \(app): \(entry["summary"]?.string ?? "") (\(entry["state"]?.string ?? ""))".withoutControlCharacters())
+        for reason in reasons { print("  " + reason.withoutControlCharacters()) }
+        if reasons.isEmpty { print("  (no reasons kept: it came before chimed kept them)") }
+    }
+
     static func read(_ arguments: inout Arguments) throws(CommandLineError) {
         if let app = try arguments.option("--app") {
             try arguments.done()
@@ -95,6 +112,9 @@ enum CenterCommands {
         }
         if key == "urgency", let code = value.integer, let urgency = Urgency(rawValue: UInt8(clamping: code)) {
             return "\(urgency.name) (\(code))"
+        }
+        if key == "offers" {
+            return value.records.map { "\n  \($0["text"]?.string ?? "") (\($0["label"]?.string ?? ""): chimectl invoke ID \($0["key"]?.string ?? ""))" }.joined()
         }
         if key == "actions", let strings = value.strings {
             return Action.pairs(strings).map { "\($0.key)=\($0.label)" }.joined(separator: ", ")

@@ -29,6 +29,7 @@ enum Commands {
             print("chimectl \(ChimeVersion.string)")
         case "history": try history(&rest)
         case "show": try CenterCommands.show(&rest)
+        case "why": try CenterCommands.why(&rest)
         case "read": try CenterCommands.read(&rest)
         case "restore": try CenterCommands.restore(&rest)
         case "snooze": try CenterCommands.snooze(&rest)

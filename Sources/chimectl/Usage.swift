@@ -12,6 +12,7 @@ enum Usage {
                                STATE is a state name or unread; --search: TEXT in the summary,
                                body or app name; --since 2h: the last two hours'
       show ID [--json]         one notification from the center, open or closed
+      why ID [--json]          why it did or did not interrupt: the decision's reasons, in order
       invoke [ID [KEY]]        choose an action, as a click would (the default action without KEY);
                                works on closed notifications while their app is running; without
                                ID, the newest banner's default action

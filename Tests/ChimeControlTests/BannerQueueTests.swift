@@ -4,20 +4,16 @@ import ChimeCore
 
 /// The order banners are shown in, newest first, shared by both programs that draw them.
 @Suite struct BannerQueueTests {
-    static func banner(_ id: UInt32, _ summary: String = "", explains: UInt32? = nil) -> BannerContent {
-        var record: [String: BusValue] = ["summary": .string(summary)]
-        if let explains { record["explains"] = .uint32(explains) }
-        return BannerContent(id: id, record: record)
+    static func banner(_ id: UInt32, _ summary: String = "") -> BannerContent {
+        BannerContent(id: id, record: ["summary": .string(summary)])
     }
 
-    @Test func theNewestComesFirstAndAnExplanationRightAfterWhatItExplains() {
+    @Test func theNewestComesFirst() {
         var queue = BannerQueue()
         queue.show(Self.banner(1))
         queue.show(Self.banner(2))
-        queue.show(Self.banner(3, explains: 1))
-        #expect(queue.contents.map(\.id) == [2, 1, 3])
-        queue.show(Self.banner(4, explains: 9))
-        #expect(queue.contents.map(\.id) == [4, 2, 1, 3], "explaining what is not shown: first, as any")
+        queue.show(Self.banner(3))
+        #expect(queue.contents.map(\.id) == [3, 2, 1])
     }
 
     @Test func anIdShownAgainIsRedrawnInItsPlace() {

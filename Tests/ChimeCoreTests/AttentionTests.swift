@@ -88,31 +88,40 @@ import Testing
         #expect(attention.apps.needsSaving)
     }
 
-    @Test mutating func theFirstTimeSensitiveNotificationIsExplainedOnceWithAOneStepTurnOff() throws {
+    /// What time-sensitive means is said with the app's first one, on it (an offer in its menu,
+    /// its panel entry and `show`), never as a notification of Chime's own; taking it turns
+    /// time-sensitive off for the app and leaves the notification as it was.
+    @Test mutating func theFirstTimeSensitiveNotificationCarriesItsExplanationAndTurnOff() throws {
         let first = try attention.notify(.make(app: "alarm", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:00"))
-        let note = try #require(ownNotifications(first.events).first)
-        #expect(note.request.summary == "Time-Sensitive notifications from alarm")
-        let again = try attention.notify(.make(app: "alarm", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:01"))
-        #expect(ownNotifications(again.events).isEmpty)
-        _ = try attention.invoke(note.id, key: note.request.actions[0].key, now: at(.monday, "10:02"))
-        let later = try attention.notify(.make(app: "alarm", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:03"))
+        #expect(ownNotifications(first.events).isEmpty, "no banner of Chime's own")
+        let offer = try #require(attention.server.notification(first.id)?.decision?.offers.first)
+        #expect(offer.action.key == Offer.turnOffTimeSensitive && offer.text.contains("alarm"))
+        let again = try attention.notify(.make(app: "alarm", summary: "again", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:01"))
+        #expect(attention.server.notification(again.id)?.decision?.offers.isEmpty == true, "said once")
+        let taken = try attention.invoke(first.id, key: offer.action.key, now: at(.monday, "10:02"))
+        #expect(attention.server.notification(first.id)?.decision?.offers.isEmpty == true, "offered no more")
+        #expect(!taken.contains { if case .closed = $0 { true } else { false } }, "the notification stays")
+        let later = try attention.notify(.make(app: "alarm", summary: "later", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:03"))
         #expect(attention.server.notification(later.id)?.decision?.level == .active)
     }
 
     @Test mutating func overTheBudgetTimeSensitiveBecomesActiveAndTheUserIsAskedOnce() throws {
-        var prompts: [Notification] = []
+        var offered: [UInt32] = []
         var levels: [InterruptionLevel?] = []
         for minute in 0..<6 {
             let now = at(.monday, "10:0\(minute)", wall: Int64(minute) * 60_000)
-            let result = try attention.notify(.make(app: "chat", hints: ["urgency": .byte(2)]), from: ":1.1", now: now)
+            let result = try attention.notify(.make(app: "chat", summary: "\(minute)", hints: ["urgency": .byte(2)]), from: ":1.1", now: now)
             levels.append(attention.server.notification(result.id)?.decision?.level)
-            prompts += ownNotifications(result.events).filter { $0.request.summary.contains("sends many") }
+            if attention.server.notification(result.id)?.decision?.offers.contains(where: { $0.action.key == Offer.letTimeSensitiveThrough }) == true {
+                offered.append(result.id)
+            }
+            #expect(ownNotifications(result.events).isEmpty)
         }
         #expect(levels == [.timeSensitive, .timeSensitive, .timeSensitive, .active, .active, .active])
-        #expect(prompts.count == 1)
+        #expect(offered.count == 1, "said with the one that crossed")
         // "Let Them Through" restores time-sensitive delivery for good.
-        let prompt = try #require(prompts.first)
-        _ = try attention.invoke(prompt.id, key: prompt.request.actions[0].key, now: at(.monday, "10:07", wall: 420_000))
+        let crossed = try #require(offered.first)
+        _ = try attention.invoke(crossed, key: Offer.letTimeSensitiveThrough, now: at(.monday, "10:07", wall: 420_000))
         let after = try attention.notify(.make(app: "chat", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:08", wall: 480_000))
         #expect(attention.server.notification(after.id)?.decision?.level == .timeSensitive)
     }

@@ -36,7 +36,7 @@ extension ServerEvent {
     var id: UInt32 {
         switch self {
         case .presented(let n), .updated(let n, _), .stored(let n), .withdrawn(let n), .closed(let n, _), .actionInvoked(let n, _), .replied(let n, _),
-             .playSound(let n, _), .runHook(let n, _), .snoozed(let n), .retired(let n): n.id
+             .playSound(let n, _), .runHook(let n, _), .snoozed(let n), .retired(let n), .merged(let n, _): n.id
         case .read(let id, _), .deleted(let id): id
         case .ruleTurnedOff: 0
         }

@@ -356,3 +356,53 @@ import Testing
         #expect(asked.banner && asked.hold == nil && asked.drop == nil)
     }
 }
+
+/// Each outcome with its reasons (design section 22): the decision says why, in order, naming
+/// the setting that made it.
+@Suite struct DecisionReasonTests {
+    static func decide(_ request: NotificationRequest, app: AppSettings = AppSettings(), focus: FocusMode? = nil,
+                       context change: (inout DeliveryDecision.Context) -> Void = { _ in }) -> DeliveryDecision {
+        var context = DeliveryDecision.Context(app: app, focus: focus)
+        change(&context)
+        return DeliveryDecision.decide(request, identity: "Slack", context: context)
+    }
+
+    @Test func presentedHeldQuietAndDropped() {
+        let plain = Self.decide(.make(app: "Slack"))
+        #expect(plain.reasons == ["level active: urgency normal"])
+
+        var work = FocusMode(name: "work")
+        work.allowsTimeSensitive = false
+        let held = Self.decide(.make(app: "Slack", hints: ["urgency": .byte(2)]), focus: work)
+        #expect(held.reasons == ["level time-sensitive: urgency critical", "held: Focus Work does not allow Slack"])
+
+        var quietApp = AppSettings()
+        quietApp.banners = false
+        #expect(Self.decide(.make(app: "Slack"), app: quietApp).reasons.contains("no banner: Slack has banners = false"))
+
+        var summary = AppSettings()
+        summary.delivery = .summary
+        #expect(Self.decide(.make(app: "Slack"), app: summary).reasons.last == "held for the scheduled summary: Slack has delivery = summary")
+
+        var denied = AppSettings()
+        denied.authorization = .denied
+        #expect(Self.decide(.make(app: "Slack"), app: denied).reasons.last == "dropped: Slack is turned off (authorization = denied)")
+
+        let clamped = Self.decide(.make(app: "Slack", hints: ["x-chime-interruption-level": .string("critical")]))
+        #expect(clamped.reasons.first == "level time-sensitive: critical needs critical-alerts, which Slack does not have")
+    }
+
+    @Test func mergedTakenOverKeptUnderAHigherOneAndMuted() {
+        #expect(Self.decide(.make(app: "Slack")) { $0.repeats = true }.reasons.contains { $0.hasPrefix("merged:") })
+        let takesOver = Self.decide(.make(app: "Slack")) { $0.cooling = .init(banner: 7, bannerLevel: .active) }
+        #expect(takesOver.takesOver == 7 && takesOver.reasons.contains("banner: updates its thread's banner, within the thread's cooldown"))
+        let under = Self.decide(.make(app: "Slack")) { $0.cooling = .init(banner: 7, bannerLevel: .timeSensitive) }
+        #expect(!under.banner && under.takesOver == nil && under.reasons.contains("quiet: its thread's banner is of a higher level and keeps the screen"))
+        #expect(Self.decide(.make(app: "Slack")) { $0.muted = true }.reasons.contains("no sound: sounds are muted"))
+        let sharing = FocusMode.builtIn.first { $0.name == FocusMode.sharing }!
+        let alarm = Self.decide(.make(app: "Slack", hints: ["x-chime-interruption-level": .string("critical")]),
+                                app: DecisionTableTests.trusting, focus: sharing)
+        #expect(alarm.redacted && alarm.reasons.contains("preview hidden: Focus Screen Sharing hides previews"))
+        #expect(alarm.reasons.contains("stays until closed: critical"))
+    }
+}

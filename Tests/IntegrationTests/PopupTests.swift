@@ -1052,17 +1052,18 @@ extension PopupTests {
         #expect(try corner(urgent), "Time-Sensitive")
     }
 
-    /// Chime's first word on an app's time-sensitive notifications comes after the alert it
-    /// explains, never above it: the alert keeps the corner.
-    @Test(arguments: Drawing.allCases) func anExplanationFollowsTheAlertItExplains(_ drawing: Drawing) throws {
+    /// Chime's first word on an app's time-sensitive notifications is on the alert itself (its
+    /// "more" menu), never a banner of its own that takes a slot of the stack.
+    @Test(arguments: Drawing.allCases) func anExplanationIsOnTheAlertNotABannerOfItsOwn(_ drawing: Drawing) throws {
         let display = try XDisplay()
         let bus = try TestBus(display: display, drawing: drawing)
         let client = try bus.client()
         let alert = try client.notify(app: "Pager", summary: "db down", hints: [("urgency", .byte(2))], timeout: 0)
-        let shown = try display.waitForWindows { $0.count == 2 }
-        #expect(shown.first?.title == "chime-banner-\(alert)", "the alert nearest the corner: \(shown.map(\.title))")
+        #expect(try display.waitForWindows { $0.count == 1 }.map(\.title) == ["chime-banner-\(alert)"])
         let later = try client.notify(app: "Mail", summary: "new mail", timeout: 0)
-        #expect(try display.waitForWindows { $0.count == 3 }.first?.title == "chime-banner-\(later)", "what comes later goes first as ever")
+        #expect(try display.waitForWindows { $0.count == 2 }.map(\.title) == ["chime-banner-\(later)", "chime-banner-\(alert)"])
+        let offers = try client.control("Show", [.uint32(alert)]).first?.vardictEntries?["offers"]?.records ?? []
+        #expect(offers.first?["key"]?.string == "chime:time-sensitive-off", "\(offers)")
     }
 
     /// A banner that stays (a timeout of never, or critical) says how long ago it came, as the

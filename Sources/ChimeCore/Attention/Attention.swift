@@ -46,8 +46,6 @@ public struct Attention: Sendable {
     private var ledger = DeliveryDecision.Ledger()
     private var threads = ThreadCooldowns()
     private var repeats = RepeatDetector()
-    /// What the bus thread reads of the texts a new notification could repeat.
-    public var repeatGate: RepeatGate { repeats.gate }
     /// Apps that went over their rate limit since the daemon last looked, to say so once.
     public var newlyRateLimited: [String] = []
 
@@ -68,8 +66,7 @@ public struct Attention: Sendable {
 
     // MARK: Notify
 
-    /// `id`: the id the bus thread already answered with (`RepeatGate` made sure the request
-    /// repeats nothing open and replaces nothing). `texts`: the key of its texts the bus thread
+    /// `id`: the id the bus thread already answered with (the request replaces nothing). `texts`: the key of its texts the bus thread
     /// made (`RepeatDetector.Key`), else one is made here. `system`: who the sender is, as the
     /// system says; a sandboxed app is named by its sandbox, whatever desktop entry it claims.
     public mutating func notify(_ request: NotificationRequest, from sender: String, system: SenderIdentity? = nil,
@@ -91,13 +88,14 @@ public struct Attention: Sendable {
         let thread = ThreadCooldowns.Key(request)
         let cooldown = appSettings.threadCooldown ?? settings.center.threadCooldown
         let cooling = replacing == nil ? threads.cooling(thread, now: now.monotonic, cooldown: cooldown).map { entry in
-            ThreadCooldowns.Cooling(banner: server.notification(entry.banner)?.state == .presented ? entry.banner : nil)
+            let banner = server.notification(entry.banner).flatMap { $0.state == .presented ? $0 : nil }
+            return ThreadCooldowns.Cooling(banner: banner?.id, bannerLevel: banner?.decision?.level)
         } : nil
         // An open notification it repeats: the same texts within the window, from a call that
         // could only make a new one.
         let window = settings.center.repeatWindow
         let texts = window > .zero ? texts ?? RepeatDetector.Key(request) : nil
-        let earlier = replacing == nil && id == nil ? texts.flatMap { texts in
+        let earlier = replacing == nil ? texts.flatMap { texts in
             repeats.earlier(texts, now: now.monotonic, window: window).flatMap(server.notification)
         }.flatMap { $0.showsTexts(of: request) ? $0 : nil } : nil
         let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
@@ -105,7 +103,11 @@ public struct Attention: Sendable {
             locked: locked, muted: muted, budget: app.budget, wall: now.wall, replacing: replacing?.state,
             rateLimit: settings.center.rateLimit, now: now.monotonic, cooling: cooling,
             appFocused: desktop.isFocused(appIdentity: identity, system: system), repeats: earlier != nil,
-            soundGap: settings.sounds.minimumGap), ledger: &ledger)
+            soundGap: settings.sounds.minimumGap, explainedTimeSensitive: apps.record(identity)?.explainedTimeSensitive ?? true,
+            budgetPerHour: settings.timeSensitiveBudget), ledger: &ledger)
+        if decision.offers.contains(where: { $0.action.key == Offer.turnOffTimeSensitive }) {
+            apps.update(identity) { $0.explainedTimeSensitive = true }
+        }
         if let change = decision.budgetChange { apps.count(change, for: identity) }
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
@@ -132,8 +134,8 @@ public struct Attention: Sendable {
         let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
                                        decision: decision, replacing: .found(replacing), repeating: repeating, id: id)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
-        if cooldown > .zero, replacing == nil, repeating == nil, decision.banner {
-            if decision.quietInThread {
+        if cooldown > .zero, replacing == nil, decision.banner {
+            if decision.quietInThread || repeating != nil {
                 threads.tookOver(thread, id: result.id)
             } else {
                 threads.interrupted(thread, id: result.id, at: now.monotonic, cooldown: cooldown)
@@ -151,20 +153,6 @@ public struct Attention: Sendable {
         }
         if !decision.hooks.isEmpty, let notification = server.notification(result.id) {
             events += decision.hooks.map { .runHook(notification, $0) }
-        }
-        // Not when a rule of the user's made it time-sensitive: the app asked for nothing to explain.
-        if decision.level == .timeSensitive, rules?.level == nil, !(apps.record(identity)?.explainedTimeSensitive ?? true) {
-            apps.update(identity) { $0.explainedTimeSensitive = true }
-            events += own(summary: "Time-Sensitive notifications from \(request.appName)",
-                          body: "They can break through Focus and scheduled summaries. Turn them off if \(ScheduledSummary.escape(request.appName)) uses them for things that can wait.",
-                          actions: [Action(key: Self.actionPrefix + "time-sensitive-off:" + identity, label: "Turn Off")],
-                          explaining: result.id, now: now)
-        }
-        if decision.budgetChange?.crosses == true {
-            events += own(summary: "\(request.appName) sends many Time-Sensitive notifications",
-                          body: "It sent more than \(settings.timeSensitiveBudget) in an hour, so they now arrive as ordinary notifications.",
-                          actions: [Action(key: Self.actionPrefix + "time-sensitive-allow:" + identity, label: "Let Them Through")],
-                          explaining: result.id, now: now)
         }
         return (result.id, events)
     }
@@ -228,6 +216,7 @@ public struct Attention: Sendable {
     public mutating func invoke(_ id: UInt32, key: String, now: Now) throws(RequestError) -> [ServerEvent] {
         guard let notification = server.notification(id) else { throw .unknownNotification(id) }
         guard key.hasPrefix(Self.actionPrefix) else { return try server.invoke(id, key: key) }
+        if let offer = notification.decision?.offers.first(where: { $0.action.key == key }) { return take(offer, of: notification) }
         guard notification.action(key) != nil else { throw .unknownAction(id, key) }
         let command = key.dropFirst(Self.actionPrefix.count)
         let identity = notification.sender == Self.selfSender
@@ -235,20 +224,30 @@ public struct Attention: Sendable {
         switch command.split(separator: ":", maxSplits: 1).first ?? "" {
         case "keep": setOverride(identity, "authorization", "allowed")
         case "turn-off": setOverride(identity, "authorization", "denied")
-        case "time-sensitive-off": setOverride(identity, "time-sensitive", "false")
         case "show-held":
             // Listed in a notification of Chime's own; the held ones are in the center.
             guard let lastHeld else { break }
             let listing = lastHeld.held.listing(focus: lastHeld.focus)
             return try server.dismiss(id) + own(summary: listing.summary, body: listing.body, actions: [], now: now)
-        case "time-sensitive-allow":
+        default: throw .unknownAction(id, key)
+        }
+        return try server.dismiss(id)
+    }
+
+    /// The person took what Chime offered with a notification: it is done for the app, and the
+    /// notification, which stays as it was, offers it no more.
+    private mutating func take(_ offer: Offer, of notification: Notification) -> [ServerEvent] {
+        let identity = notification.appIdentity
+        switch offer.action.key {
+        case Offer.turnOffTimeSensitive: setOverride(identity, "time-sensitive", "false")
+        case Offer.letTimeSensitiveThrough:
             apps.update(identity) {
                 $0.overBudget = false
                 $0.budgetExempt = true
             }
-        default: throw .unknownAction(id, key)
+        default: break
         }
-        return try server.dismiss(id)
+        return server.withdrawOffers(of: notification.id)
     }
 
     public mutating func setOverride(_ identity: String, _ key: String, _ value: String) {
@@ -307,35 +306,49 @@ public struct Attention: Sendable {
         let active = focus.active(modes: settings.focusModes, now: now)
         guard active != currentFocus else { return [] }
         var events: [ServerEvent] = []
-        if let ended = currentFocus, ended.name != active?.name {
+        let ended = currentFocus
+        currentFocus = active
+        focusChanged = true
+        if let ended, ended.name != active?.name {
             // What it held goes quietly to the center, and ends for its apps at their timeouts.
             events += server.release(server.held(by: ended.name), as: .quiet, now: now.monotonic)
-            if heldDuringFocus.count > 0 {
-                let (count, appCount) = (heldDuringFocus.count, heldDuringFocus.apps.count)
-                lastHeld = (displayName(ended.name), heldDuringFocus)
+            // Cleared when a Focus ends, not when one starts: at start-up what the active Focus
+            // held before the restart (`resume`) still counts.
+            let held = heldDuringFocus
+            heldDuringFocus = HeldDuringFocus()
+            if held.count > 0 {
+                let (count, appCount) = (held.count, held.apps.count)
+                lastHeld = (displayName(ended.name), held)
+                // Decided under the Focus now on, if another is: it may hold the recap too.
                 events += own(summary: "While \(displayName(ended.name)) was on",
                               body: "\(count) notification\(count == 1 ? "" : "s") from \(appCount) app\(appCount == 1 ? "" : "s")",
                               actions: [Action(key: Self.actionPrefix + "show-held", label: "Show")], stays: false, now: now)
             }
-            // Cleared when a Focus ends, not when one starts: at start-up what the active Focus
-            // held before the restart (`resume`) still counts.
-            heldDuringFocus = HeldDuringFocus()
         }
-        currentFocus = active
-        focusChanged = true
-        return events
+        return events + followPreviews()
+    }
+
+    /// The session was locked or unlocked: banners up hide or show their text as their previews
+    /// setting says.
+    public mutating func setLocked(_ locked: Bool) -> [ServerEvent] {
+        guard locked != self.locked else { return [] }
+        self.locked = locked
+        return followPreviews()
+    }
+
+    /// Banners up show their text, or hide it, as the Focus and the lock now say: when sharing
+    /// the screen ends, what is still on it shows its text again.
+    private mutating func followPreviews() -> [ServerEvent] {
+        let (locked, focus) = (locked, activeFocusMode)
+        return server.followPreviews { notification in
+            guard let decision = notification.decision else { return false }
+            return DeliveryDecision.redacts(previews: decision.previews, hidesWhenLocked: decision.hidesWhenLocked, locked: locked, focus: focus)
+        }
     }
 
     /// "dnd" reads as "Do Not Disturb", "sharing" as "Screen Sharing"; other names as the config
     /// spells them, capitalised.
-    public func displayName(_ focus: String) -> String {
-        switch focus {
-        case FocusMode.doNotDisturb: "Do Not Disturb"
-        case FocusMode.sharing: "Screen Sharing"
-        case FocusMode.fullscreen: "Full Screen"
-        default: focus.prefix(1).uppercased() + focus.dropFirst()
-        }
-    }
+    public func displayName(_ focus: String) -> String { FocusMode.displayName(focus) }
 
     /// `chimectl sharing on|off`: the screen is shared (a portal's hooks say so).
     public mutating func setSharing(_ on: Bool, now: Now) -> [ServerEvent] {
@@ -389,17 +402,27 @@ public struct Attention: Sendable {
 
     // MARK: Chime's own notifications
 
+    /// Chime's own notifications are the app `chime`'s, with settings of its own (`[app chime]`).
+    public static let ownIdentity = "chime"
+
+    /// A notification of Chime's own (a Focus's recap, the scheduled summary), decided as any
+    /// app's: a Focus or a fullscreen window holds it like anything else. It makes no sound.
     /// `stays`: until the user answers (a question); by default when it asks one.
-    /// `explaining`: the notification it explains, whose banner it follows.
-    private mutating func own(summary: String, body: String, actions: [Action], stays: Bool? = nil, explaining: UInt32? = nil,
+    private mutating func own(summary: String, body: String, actions: [Action], stays: Bool? = nil,
                               category: String? = nil, now: Now) -> [ServerEvent] {
         var hints = NotificationHints()
-        hints.desktopEntry = "chime"
+        hints.desktopEntry = Self.ownIdentity
         hints.category = category
         hints.resident = false
-        hints.explains = explaining
+        hints.suppressSound = true
         let request = NotificationRequest(appName: "Chime", summary: summary, body: body, actions: actions,
                                           hints: hints, expireTimeout: (stays ?? !actions.isEmpty) ? 0 : -1)
-        return (try? server.notify(request, from: Self.selfSender, now: now.monotonic, wall: now.wall).events) ?? []
+        let decision = DeliveryDecision.decide(request, identity: Self.ownIdentity, context: .init(
+            app: settings(for: Self.ownIdentity), globalPreviews: settings.previews, focus: activeFocusMode,
+            locked: locked, muted: muted, now: now.monotonic))
+        guard decision.drop == nil,
+              let made = try? server.notify(request, from: Self.selfSender, now: now.monotonic, wall: now.wall, decision: decision) else { return [] }
+        if case .focus = decision.hold, let held = server.notification(made.id) { heldDuringFocus.note(held) }
+        return made.events
     }
 }

@@ -21,6 +21,11 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var sound: Bool
     /// Title and body replaced by the app name and a placeholder when presented.
     public var redacted: Bool
+    /// The previews setting in force for it (the app's, a rule's, else the global one), and
+    /// whether it asked to hide its text while locked: what `redacted` is worked out again from
+    /// when the Focus or the lock changes while it is on screen.
+    public var previews: AppSettings.Previews = .always
+    public var hidesWhenLocked = false
     public var inCenter: Bool
     public var countsTowardBadge: Bool
     /// Critical banners stay until someone closes them.
@@ -55,6 +60,10 @@ public struct DeliveryDecision: Equatable, Sendable {
     /// The commands of the rules that matched it (`exec`), run once it is delivered; none for
     /// one that is dropped.
     public var hooks: [RuleEffect.Hook] = []
+    /// What Chime offers about its app, said with it (`Offer`).
+    public var offers: [Offer] = []
+    /// Why it came out so, in order (`reasons(_:…)`): what `chimectl why` says.
+    public var reasons: [String] = []
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -87,12 +96,17 @@ public struct DeliveryDecision: Equatable, Sendable {
         /// The person asked to see it (`chimectl restore`, a snooze that ended): no Focus,
         /// summary, banner setting or denial keeps its banner away.
         public var onRequest = false
+        /// What time-sensitive means was said with one of the app's notifications already.
+        public var explainedTimeSensitive = true
+        /// The budget's size, for what an app over it is told.
+        public var budgetPerHour = 0
 
         public init(app: AppSettings, rules: RuleEffect? = nil, globalPreviews: AppSettings.Previews = .always,
                     focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, budget: TimeSensitiveBudget? = nil,
                     wall: Int64 = 0, replacing: NotificationState? = nil, rateLimit: CenterSettings.RateLimit? = nil,
                     now: Instant = Instant(milliseconds: 0), cooling: ThreadCooldowns.Cooling? = nil,
-                    appFocused: Bool = false, repeats: Bool = false, soundGap: Int64 = 0, onRequest: Bool = false) {
+                    appFocused: Bool = false, repeats: Bool = false, soundGap: Int64 = 0, onRequest: Bool = false,
+                    explainedTimeSensitive: Bool = true, budgetPerHour: Int = 0) {
             self.app = app
             self.rules = rules
             self.globalPreviews = globalPreviews
@@ -109,6 +123,8 @@ public struct DeliveryDecision: Equatable, Sendable {
             self.repeats = repeats
             self.soundGap = soundGap
             self.onRequest = onRequest
+            self.explainedTimeSensitive = explainedTimeSensitive
+            self.budgetPerHour = budgetPerHour
         }
     }
 
@@ -170,7 +186,10 @@ public struct DeliveryDecision: Equatable, Sendable {
         let quietInThread = context.cooling != nil && !mustGetThrough && !request.hints.interrupt
         // The person is in the app already (Apple: an app in front shows no banners of its own).
         let inForeground = context.appFocused && app.quietWhenFocused && level < .timeSensitive
-        let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted && !inForeground
+        // A banner of a higher level keeps the screen: a lower one of its thread within the
+        // cooldown goes quietly to the center instead of taking it over.
+        let underHigher = quietInThread && (context.cooling?.bannerLevel.map { $0 > level } ?? false)
+        let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted && !inForeground && !underHigher
         let previews = app.previews ?? context.globalPreviews
         let inCenter = drop == nil && app.showInCenter && !request.hints.transient
         var banner = shown && (app.banners || level == .critical)
@@ -181,14 +200,16 @@ public struct DeliveryDecision: Equatable, Sendable {
         if context.onRequest {
             (hold, drop, banner) = (nil, nil, true)
         }
-        return DeliveryDecision(
+        var decision = DeliveryDecision(
             level: level,
             drop: drop,
             hold: hold,
             banner: banner,
             sound: sound,
-            redacted: previews == .never || ((previews == .whenUnlocked || request.hints.hidesPreviewWhenLocked) && context.locked)
-                || context.focus?.hidesPreviews == true,
+            redacted: redacts(previews: previews, hidesWhenLocked: request.hints.hidesPreviewWhenLocked, locked: context.locked,
+                              focus: context.focus),
+            previews: previews,
+            hidesWhenLocked: request.hints.hidesPreviewWhenLocked,
             inCenter: inCenter,
             countsTowardBadge: inCenter && app.badges,
             expires: level != .critical,
@@ -203,7 +224,29 @@ public struct DeliveryDecision: Equatable, Sendable {
             inForeground: inForeground,
             mergesIntoRepeat: mergesIntoRepeat,
             budgetChange: budgetChange,
-            hooks: drop == nil && !context.onRequest ? context.rules?.hooks ?? [] : [])
+            hooks: drop == nil && !context.onRequest ? context.rules?.hooks ?? [] : [],
+            offers: drop == nil ? offers(request, level: level, ruleLevel: ruleLevel, budgetChange: budgetChange, context: context) : [])
+        decision.reasons = reasons(decision, request: request, identity: identity, app: app, context: context,
+                                   requested: InterruptionPolicy.requestedLevel(request), underHigher: underHigher)
+        return decision
+    }
+
+    /// What time-sensitive means, with the app's first one the app asked for (not a rule of the
+    /// user's); letting them through again, with the one that took it past its budget.
+    private static func offers(_ request: NotificationRequest, level: InterruptionLevel, ruleLevel: InterruptionLevel?,
+                               budgetChange: TimeSensitiveBudget.Change?, context: Context) -> [Offer] {
+        var offers: [Offer] = []
+        if level == .timeSensitive, ruleLevel == nil, !context.explainedTimeSensitive {
+            offers.append(.explainingTimeSensitive(request.appName))
+        }
+        if budgetChange?.crosses == true { offers.append(.overBudget(request.appName, perHour: context.budgetPerHour)) }
+        return offers
+    }
+
+    /// Whether a notification's text is hidden where the screen shows it: its previews setting,
+    /// the lock, and a Focus that hides previews (while the screen is shared).
+    public static func redacts(previews: AppSettings.Previews, hidesWhenLocked: Bool, locked: Bool, focus: FocusMode?) -> Bool {
+        previews == .never || ((previews == .whenUnlocked || hidesWhenLocked) && locked) || focus?.hidesPreviews == true
     }
 
     /// What a Focus lets through: critical always; time-sensitive if the Focus allows it;

@@ -20,6 +20,17 @@ public struct FocusMode: Equatable, Sendable {
 
     public init(name: String) { self.name = name }
 
+    /// "dnd" reads as "Do Not Disturb", "sharing" as "Screen Sharing"; other names as the config
+    /// spells them, capitalised.
+    public static func displayName(_ name: String) -> String {
+        switch name {
+        case doNotDisturb: "Do Not Disturb"
+        case sharing: "Screen Sharing"
+        case fullscreen: "Full Screen"
+        default: name.prefix(1).uppercased() + name.dropFirst()
+        }
+    }
+
     /// The Focus modes that always exist: Do Not Disturb; screen sharing, which lets only
     /// critical notifications through and hides their previews (Apple's default while mirroring);
     /// and fullscreen, which holds all but critical ones until the window leaves fullscreen.
@@ -38,6 +49,19 @@ public struct FocusMode: Equatable, Sendable {
 
     public func isScheduled(at time: LocalTime) -> Bool {
         schedules.contains { $0.isActive(at: time) }
+    }
+
+    /// Whether it was scheduled at every minute after `start` through `end`: no boundary of its
+    /// schedule lay between them. Over a week apart, it was not (no schedule runs that long).
+    public func isScheduled(from start: LocalTime, through end: LocalTime) -> Bool {
+        guard start < end else { return isScheduled(at: end) }
+        guard end.day - start.day <= 7 else { return false }
+        var time = start
+        while time < end {
+            time = time.nextMinute
+            if !isScheduled(at: time) { return false }
+        }
+        return true
     }
 }
 

@@ -19,13 +19,17 @@ public struct FocusState: Equatable, Sendable {
         public var reason: String
     }
 
-    private enum Manual: Equatable, Sendable {
+    /// What the person set by hand, kept across restarts until its own end or the next
+    /// boundary of its schedule.
+    public enum Manual: Equatable, Sendable {
         case on(String, until: Int64?)
-        /// Turned off while a schedule was on: stays off until that scheduled span ends.
-        case offDuringSchedule(String)
+        /// Turned off while a schedule was on: stays off until that scheduled span ends. `checked`:
+        /// the last minute it was seen still scheduled; the minutes after it are looked at next.
+        case offDuringSchedule(String, checked: LocalTime)
     }
 
-    private var manual: Manual?
+    /// Set by hand, or put back after a restart (`restore`).
+    public private(set) var manual: Manual?
     public private(set) var inhibitors: [Inhibitor] = []
     private var lastCookie: UInt32 = 0
     /// `chimectl sharing on`: the screen is shared, said by a portal's hook.
@@ -51,7 +55,7 @@ public struct FocusState: Equatable, Sendable {
         }
         if fullscreen { return Active(name: FocusMode.fullscreen, source: .fullscreen, until: nil) }
         if let scheduled = modes.first(where: { $0.isScheduled(at: now.local) }) {
-            if case .offDuringSchedule(let name)? = manual, name == scheduled.name { return nil }
+            if case .offDuringSchedule(let name, _)? = manual, name == scheduled.name { return nil }
             return Active(name: scheduled.name, source: .schedule, until: nil)
         }
         return nil
@@ -72,17 +76,27 @@ public struct FocusState: Equatable, Sendable {
     public mutating func turnOff(modes: [FocusMode], now: Now) {
         manual = nil
         if let scheduled = modes.first(where: { $0.isScheduled(at: now.local) }) {
-            manual = .offDuringSchedule(scheduled.name)
+            manual = .offDuringSchedule(scheduled.name, checked: now.local)
         }
     }
 
-    /// Drops what has run out: a manual Focus past its end, an "off" whose schedule ended.
+    /// What a restart found kept: it holds until `tidy` finds it ended meanwhile.
+    public mutating func restore(_ kept: Manual) { manual = kept }
+
+    /// Drops what has run out: a manual Focus past its end, an "off" whose schedule ended at any
+    /// minute since it was last seen (chimed may have been stopped across the end).
     public mutating func tidy(modes: [FocusMode], now: Now) {
         switch manual {
         case .on(_, let until?) where now.wall >= until:
             manual = nil
-        case .offDuringSchedule(let name) where !(modes.first { $0.name == name }?.isScheduled(at: now.local) ?? false):
+        case .on(let name, _) where !modes.contains(where: { $0.name == name }):
             manual = nil
+        case .offDuringSchedule(let name, let checked):
+            guard let mode = modes.first(where: { $0.name == name }), mode.isScheduled(from: checked, through: now.local) else {
+                manual = nil
+                return
+            }
+            if checked != now.local { manual = .offDuringSchedule(name, checked: now.local) }
         default:
             break
         }

@@ -13,14 +13,18 @@ public enum InterruptionPolicy {
         return nil
     }
 
-    /// The level the sender asked for, before permissions.
-    public static func requestedLevel(_ request: NotificationRequest) -> InterruptionLevel {
-        if let explicit = request.hints.interruptionLevel { return explicit }
-        let byUrgency: InterruptionLevel = switch request.hints.urgency ?? .normal {
+    static func level(urgency: Urgency) -> InterruptionLevel {
+        switch urgency {
         case .low: .passive
         case .normal: .active
         case .critical: .timeSensitive
         }
+    }
+
+    /// The level the sender asked for, before permissions.
+    public static func requestedLevel(_ request: NotificationRequest) -> InterruptionLevel {
+        if let explicit = request.hints.interruptionLevel { return explicit }
+        let byUrgency = level(urgency: request.hints.urgency ?? .normal)
         guard let floor = floor(for: request.hints.category) else { return byUrgency }
         return max(byUrgency, floor)
     }

@@ -18,6 +18,12 @@ public struct LocalTime: Equatable, Comparable, Sendable, CustomStringConvertibl
         (lhs.day, lhs.minuteOfDay) < (rhs.day, rhs.minuteOfDay)
     }
 
+    /// The minute after, as the clock reads it on a day without a daylight-saving change.
+    public var nextMinute: LocalTime {
+        minuteOfDay < 1_439 ? LocalTime(day: day, weekday: weekday, minuteOfDay: minuteOfDay + 1)
+            : LocalTime(day: day + 1, weekday: Weekday(rawValue: weekday.rawValue % 7 + 1)!, minuteOfDay: 0)
+    }
+
     public var description: String {
         "day \(day) \(weekday) \(ClockTime(minuteOfDay: minuteOfDay))"
     }

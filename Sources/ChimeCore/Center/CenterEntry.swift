@@ -11,9 +11,11 @@ public struct CenterEntry: Sendable {
     public var thread: String
     public var unread: Bool
     public var closeReason: UInt32?
+    /// Why the decision came out as it did (`DeliveryDecision.reasons`).
+    public var reasons: [String]
 
     public init(notification: Notification, state: String, created: Int64, updated: Int64, thread: String, unread: Bool,
-                closeReason: UInt32?) {
+                closeReason: UInt32?, reasons: [String] = []) {
         self.notification = notification
         self.state = state
         self.created = created
@@ -21,6 +23,7 @@ public struct CenterEntry: Sendable {
         self.thread = thread
         self.unread = unread
         self.closeReason = closeReason
+        self.reasons = reasons
     }
 
     public var id: UInt32 { notification.id }
@@ -30,6 +33,7 @@ public struct CenterEntry: Sendable {
         var fields: [(String, BusValue)] = [("state", .string(state)), ("created", .int64(created)), ("updated", .int64(updated)),
                                             ("thread", .string(thread)), ("unread", .bool(unread))]
         if let closeReason { fields.append(("close-reason", .uint32(closeReason))) }
+        if !reasons.isEmpty { fields.append(("reasons", .stringArray(reasons))) }
         return fields
     }
 }

@@ -38,8 +38,6 @@ public struct RepeatDetector: Sendable {
     /// Each key once, oldest first, so keys older than the window are dropped in order.
     private var queue: [(key: Key, at: Instant)] = []
     private var head = 0
-    /// What the bus thread reads of the texts remembered here: shared by every copy.
-    public let gate = RepeatGate()
 
     public init() {}
 
@@ -57,10 +55,7 @@ public struct RepeatDetector: Sendable {
     /// latest: a repeat merges only into a notification still open, and no more than the server's
     /// maximum are open, so a flood of different texts within the window holds no more memory.
     public mutating func note(_ key: Key, id: UInt32, now: Instant, window: Duration, capacity: Int) {
-        if latest.updateValue((id, now), forKey: key) == nil {
-            queue.append((key, now))
-            gate.remember(key)
-        }
+        if latest.updateValue((id, now), forKey: key) == nil { queue.append((key, now)) }
         forget(before: now, window: window, capacity: capacity)
     }
 
@@ -75,8 +70,6 @@ public struct RepeatDetector: Sendable {
             if entry.at + window >= now, entry.at != queued {
                 latest[key] = entry
                 queue.append((key, entry.at))
-            } else {
-                gate.forget(key)
             }
         }
         if head > 1_024, head * 2 > queue.count {

@@ -20,11 +20,16 @@ public struct ThreadCooldowns: Sendable {
         public var banner: UInt32
     }
 
-    /// A thread in its cooldown, as the decision sees it: the banner it has on screen, if any.
+    /// A thread in its cooldown, as the decision sees it: the banner it has on screen, if any,
+    /// and that banner's level.
     public struct Cooling: Equatable, Sendable {
         public var banner: UInt32?
+        public var bannerLevel: InterruptionLevel?
 
-        public init(banner: UInt32?) { self.banner = banner }
+        public init(banner: UInt32?, bannerLevel: InterruptionLevel? = nil) {
+            self.banner = banner
+            self.bannerLevel = bannerLevel
+        }
     }
 
     private var entries: [Key: Entry] = [:]

@@ -55,6 +55,8 @@ public struct UnreadCounts: Sendable {
             markRead(notification.id)
         case .read(let id, _), .deleted(let id):
             markRead(id)
+        case .merged(let notification, _):
+            markRead(notification.id)
         case .snoozed, .retired, .playSound, .runHook, .ruleTurnedOff:
             break
         }
