@@ -1,5 +1,5 @@
 # fish completion for chimectl
-set -l commands status list history show why invoke menu reply dismiss read restore snooze delete clear center badges report watch focus dnd sharing mute count apps rules rule summary reload help
+set -l commands status list history show why replay invoke menu reply dismiss read restore snooze delete clear center badges report watch focus dnd sharing mute count apps rules rule summary reload help
 complete -c chimectl -f
 complete -c chimectl -n "not __fish_seen_subcommand_from $commands" -a "$commands"
 complete -c chimectl -n "__fish_seen_subcommand_from focus; and not __fish_seen_subcommand_from list on off status inhibit" -a "list on off status inhibit"

@@ -13,6 +13,7 @@ extension Daemon {
             .merging(appHandlers()) { first, _ in first }
             .merging(ruleHandlers()) { first, _ in first }
             .merging(activityHandlers()) { first, _ in first }
+            .merging(replayHandlers()) { first, _ in first }
             .merging(panelHandlers()) { first, _ in first }
         return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },

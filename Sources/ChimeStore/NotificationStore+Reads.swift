@@ -100,6 +100,21 @@ extension NotificationStore {
         return found
     }
 
+    /// The notifications the center keeps since `wall` (unix ms) with the facts their decisions
+    /// took, oldest first: what `chimectl replay` decides again.
+    public func decided(since wall: Int64) -> [Replay.Entry] {
+        var found: [Replay.Entry] = []
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT \(Self.columns), facts FROM notifications WHERE facts IS NOT NULL AND created >= ?1 ORDER BY id",
+                             [.integer(wall)]) { row in
+                guard let facts = row.text(Self.reasonsColumn + 1).flatMap(DecisionFacts.init(encoded:)) else { return }
+                let entry = Self.centerEntry(row)
+                found.append(Replay.Entry(notification: entry.notification, facts: facts, reasons: entry.reasons))
+            }
+        }
+        return found
+    }
+
     /// What chimed held or had snoozed when it stopped, oldest first.
     public func held() -> [Notification] {
         var found: [Notification] = []
@@ -170,7 +185,7 @@ extension NotificationStore {
         row.text(12).map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []
     }
 
-    private static func centerEntry(_ row: SQLiteDatabase.Row) -> CenterEntry {
+    static func centerEntry(_ row: SQLiteDatabase.Row) -> CenterEntry {
         CenterEntry(notification: notification(row), state: row.text(6) ?? "", created: row.integer(8), updated: row.integer(9),
                     thread: row.text(11) ?? "", unread: row.integer(13) != 0,
                     closeReason: row.integer(7) != 0 ? UInt32(clamping: row.integer(7)) : nil,

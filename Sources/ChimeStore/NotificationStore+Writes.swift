@@ -77,6 +77,7 @@ extension NotificationStore {
             .optional(focus), .optional(snoozeUntil), .null, .optional(request.hints.relevance),
             .optional(KeptHints.json(request)),
             .optional(notification.decision.map { $0.reasons.joined(separator: "\n") }),
+            .optional(notification.decision.map(\.facts.encoded)),
         ]
     }
 
@@ -103,15 +104,15 @@ extension NotificationStore {
     static let insertSQL = """
         INSERT INTO notifications (id, app, app_name, summary, body, actions, category, thread, level, urgency,
             state, sender, created, updated, desktop_entry, icon, stack_tag, person, resident, expire_timeout,
-            unread, repeat_count, focus, snooze_until, close_reason, relevance, hints, reasons)
+            unread, repeat_count, focus, snooze_until, close_reason, relevance, hints, reasons, facts)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-            COALESCE(?20, 0), ?21, ?22, ?23, ?24, ?25, ?26, ?27)
+            COALESCE(?20, 0), ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
         ON CONFLICT(id) DO UPDATE SET app=?2, app_name=?3, summary=?4, body=?5, actions=?6, category=?7,
             thread=?8, level=?9, urgency=?10, state=CASE WHEN ?20 IS NULL AND state = 'read' THEN state ELSE ?11 END,
             sender=?12, updated=?13, close_reason=?24,
             desktop_entry=?14, icon=?15, stack_tag=?16, person=?17, resident=?18, expire_timeout=?19,
             unread=COALESCE(?20, unread), repeat_count=?21, focus=?22, snooze_until=?23, relevance=?25, hints=?26,
-            reasons=COALESCE(?27, reasons)
+            reasons=COALESCE(?27, reasons), facts=COALESCE(?28, facts)
         """
 
     /// Writes one row into SQLite (in the open transaction, if any); false when it failed.

@@ -72,6 +72,10 @@ enum StoreSchema {
         """
         ALTER TABLE notifications ADD COLUMN reasons TEXT;
         """,
+        // 8: what the decision was made from (`DecisionFacts`), for `chimectl replay`.
+        """
+        ALTER TABLE notifications ADD COLUMN facts TEXT;
+        """,
     ]
 
     /// Runs the steps `database` has not had yet.

@@ -37,6 +37,7 @@ enum Commands {
         case "clear": try CenterCommands.clear(&rest)
         case "badges": try CenterCommands.badges(&rest)
         case "report": try ReportCommand.report(&rest)
+        case "replay": try ReplayCommand.replay(&rest)
         case "center": try center(&rest)
         case "reload": try reload(&rest)
         case "help", "--help", "-h": print(Usage.text)

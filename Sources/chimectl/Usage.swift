@@ -13,6 +13,9 @@ enum Usage {
                                body or app name; --since 2h: the last two hours'
       show ID [--json]         one notification from the center, open or closed
       why ID [--json]          why it did or did not interrupt: the decision's reasons, in order
+      replay [--since 7d] [--config FILE] [--json]
+                               what the running config (or FILE) would have done with the
+                               center's notifications: per app, and each that would change
       invoke [ID [KEY]]        choose an action, as a click would (the default action without KEY);
                                works on closed notifications while their app is running; without
                                ID, the newest banner's default action

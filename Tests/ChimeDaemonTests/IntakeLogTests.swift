@@ -112,7 +112,7 @@ import Testing
             store.commitTransaction()
             store.holdCommits()
             store.recordClosed(1, reason: .expired, wall: 2)  // a closed row with reason 1, in the intake
-            let older = store.row(notification(2), wall: 3).dropLast(4)  // no close reason, relevance, kept hints or reasons
+            let older = store.row(notification(2), wall: 3).dropLast(5)  // no close reason, relevance, kept hints, reasons or facts
             #expect(older.count == 23)
             store.intakeLog?.append(Array(older), sequence: store.nextIntakeSequence)
             store.commitTransaction()
@@ -214,7 +214,7 @@ import Testing
             var older = notification(2, summary: "older")
             older.state = .heldForSummary
             older.request.hints.relevance = 0.5
-            store.intakeLog!.append(Array(store.row(older, wall: 2).dropLast(3)), sequence: 2)  // no relevance, kept hints or reasons
+            store.intakeLog!.append(Array(store.row(older, wall: 2).dropLast(4)), sequence: 2)  // no relevance, kept hints, reasons or facts
             store.commitTransaction()
         }
         let back = try NotificationStore(path: path).held()

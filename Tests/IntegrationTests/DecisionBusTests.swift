@@ -108,4 +108,55 @@ import Testing
         let shown = watcher.presented(containing: "Disk full")
         #expect(shown?["summary"] as? String == "Disk full", "its text again once sharing ended")
     }
+
+    /// A day of a few hundred notifications from six apps, with a Focus turned on and off, the
+    /// screen shared for a while, bursts over the rate limit, repeats and time-sensitive ones past
+    /// the budget: replayed under the config in force, every outcome comes out as it did; under
+    /// a config that sends Slack to the summary, Slack's are what changes.
+    @Test func replayReproducesADayAndSaysWhatAnotherConfigChanges() throws {
+        let config = """
+            [general]
+            rate-limit-burst = 5
+            rate-limit-per-minute = 30
+
+            [focus work]
+            allowed-apps = Mail
+            """
+        let bus = try TestBus(config: config, threadCooldown: true)
+        let client = try bus.client()
+        let apps = ["Slack", "Mail", "Calendar", "Spam", "Pager", "News"]
+        for index in 0..<300 {
+            switch index {
+            case 60: #expect(try bus.chimectl("focus", "on", "work").status == 0)
+            case 120: #expect(try bus.chimectl("focus", "off").status == 0)
+            case 150: #expect(try bus.chimectl("sharing", "on").status == 0)
+            case 180: #expect(try bus.chimectl("sharing", "off").status == 0)
+            default: break
+            }
+            let app = apps[index % apps.count]
+            var hints: [(String, BusValue)] = []
+            if app == "Pager" { hints.append(("urgency", .byte(2))) }
+            if app == "News" { hints.append(("urgency", .byte(0))) }
+            // Spam floods with the same words now and then: repeats; the rest differ.
+            let summary = app == "Spam" && index % 4 == 0 ? "Deal!" : "\(app) \(index)"
+            _ = try client.notify(app: app, summary: summary, body: "body", hints: hints)
+        }
+        let same = try bus.chimectl("replay", "--json")
+        #expect(same.status == 0, "\(same.stderr)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any]
+        let changes = parsed?["changes"] as? [[String: Any]]
+        #expect(changes?.isEmpty == true, "the config in force reproduces each outcome: \(changes?.prefix(3) ?? [])")
+        let replayedApps = parsed?["apps"] as? [[String: Any]] ?? []
+        #expect(replayedApps.count == 6 + 1, "the six apps and Chime's own recaps: \(replayedApps.map { $0["app-name"] ?? "" })")
+        #expect(replayedApps.allSatisfy { $0["was-banners"] as? Int == $0["would-banners"] as? Int })
+
+        let other = bus.directory.appendingPathComponent("other.conf")
+        try (config + "\n[app Slack]\ndelivery = summary\n").write(to: other, atomically: true, encoding: .utf8)
+        let summarized = try bus.chimectl("replay", "--config", other.path, "--json")
+        let changed = (try JSONSerialization.jsonObject(with: Data(summarized.stdout.utf8)) as? [String: Any])?["changes"] as? [[String: Any]] ?? []
+        #expect(!changed.isEmpty && changed.allSatisfy { $0["app-name"] as? String == "Slack" }, "\(changed.prefix(3))")
+        #expect(changed.first.flatMap { ($0["would"] as? [String])?.contains("held for the scheduled summary: Slack has delivery = summary") } == true)
+        let text = try bus.chimectl("replay", "--config", other.path).stdout
+        #expect(text.contains("would come out otherwise:") && text.contains("Slack"), "\(text)")
+    }
 }

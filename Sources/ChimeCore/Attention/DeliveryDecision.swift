@@ -64,6 +64,8 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var offers: [Offer] = []
     /// Why it came out so, in order (`reasons(_:…)`): what `chimectl why` says.
     public var reasons: [String] = []
+    /// What it was decided from besides the notification and the config: what replay takes.
+    public var facts = DecisionFacts()
 
     /// The facts the decision depends on besides the notification itself.
     public struct Context: Equatable, Sendable {
@@ -129,11 +131,26 @@ public struct DeliveryDecision: Equatable, Sendable {
     }
 
     /// What deciding changes besides the one notification: the rate limiter's tokens and when
-    /// the last sound played.
+    /// the last sound played. Replaying, what they said then instead (`replaying`).
     public struct Ledger: Sendable {
         var limiter = RateLimiter()
         var sounds = SoundThrottle()
+        var replayed: DecisionFacts?
         public init() {}
+
+        /// Says what `facts` say the rate limit and the sound throttle said (or, where they were
+        /// not asked then, that they admit it).
+        public init(replaying facts: DecisionFacts) { replayed = facts }
+
+        mutating func admit(_ app: String, at now: Instant, limit: CenterSettings.RateLimit) -> RateLimiter.Admission {
+            if let replayed { return replayed.rateLimited == true ? .limited(newly: false) : .admitted }
+            return limiter.admit(app, at: now, limit: limit)
+        }
+
+        mutating func admitSound(_ level: InterruptionLevel, at now: Instant, gap: Int64) -> Bool {
+            if let replayed { return replayed.soundAdmitted ?? true }
+            return sounds.admit(level, at: now, gap: gap)
+        }
     }
 
     /// Without a rate limit or a last sound: what the notification would get from the facts alone.
@@ -177,8 +194,10 @@ public struct DeliveryDecision: Equatable, Sendable {
         let mustGetThrough = level >= .timeSensitive
             || (context.focus.flatMap { focus in InterruptionPolicy.person(request).map(focus.allowsPerson) } ?? false)
         var rateLimited = RateLimiter.Admission.admitted
+        var askedLimit = false
         if drop == nil, !mustGetThrough, let limit = context.rateLimit {
-            rateLimited = ledger.limiter.admit(identity, at: context.now, limit: limit)
+            rateLimited = ledger.admit(identity, at: context.now, limit: limit)
+            askedLimit = true
         }
         let mergesIntoRepeat = context.repeats && !mustGetThrough && context.replacing == nil
         let interrupts = context.replacing == nil || request.hints.interrupt
@@ -194,9 +213,10 @@ public struct DeliveryDecision: Equatable, Sendable {
         let inCenter = drop == nil && app.showInCenter && !request.hints.transient
         var banner = shown && (app.banners || level == .critical)
         // One sound for a burst: within the gap of the last sound only a more urgent one plays.
-        let sound = shown && interrupts && !mergesIntoRepeat && !quietInThread && !request.hints.suppressSound
-            && (level == .critical || (app.sounds && !context.muted))
-            && level >= .active && ledger.sounds.admit(level, at: context.now, gap: context.soundGap)
+        let wouldSound = shown && interrupts && !mergesIntoRepeat && !quietInThread && !request.hints.suppressSound
+            && (level == .critical || (app.sounds && !context.muted)) && level >= .active
+        let soundAdmitted = wouldSound ? ledger.admitSound(level, at: context.now, gap: context.soundGap) : nil
+        let sound = wouldSound && soundAdmitted == true
         if context.onRequest {
             (hold, drop, banner) = (nil, nil, true)
         }
@@ -228,6 +248,8 @@ public struct DeliveryDecision: Equatable, Sendable {
             offers: drop == nil ? offers(request, level: level, ruleLevel: ruleLevel, budgetChange: budgetChange, context: context) : [])
         decision.reasons = reasons(decision, request: request, identity: identity, app: app, context: context,
                                    requested: InterruptionPolicy.requestedLevel(request), underHigher: underHigher)
+        decision.facts = DecisionFacts(decision, request: request, context: context,
+                                       rateLimited: askedLimit ? rateLimited != .admitted : nil, soundAdmitted: soundAdmitted)
         return decision
     }
 
