@@ -49,16 +49,16 @@ public struct BannerContent: Equatable, Sendable {
         menu.filter { action in action.key != Action.defaultKey && !buttons.contains { $0.key == action.key } }
     }
 
-    /// The record's `offers` (aa{sv}: text, key, label).
+    /// The record's `offers` (aa{sv}: text, and actions as key, label pairs).
     public static func offers(_ value: BusValue?) -> [Offer] {
         (value?.records ?? []).compactMap { record in
-            guard let text = record["text"]?.string, let key = record["key"]?.string, let label = record["label"]?.string else { return nil }
-            return Offer(text: text, action: Action(key: key, label: label))
+            guard let text = record["text"]?.string, let actions = record["actions"]?.strings else { return nil }
+            return Offer(text: text, actions: Action.pairs(actions))
         }
     }
 
-    /// The offer whose action has `key`, if one has.
-    public func offer(_ key: String) -> Offer? { offers.first { $0.action.key == key } }
+    /// The offer whose first action has `key`, if one has: its line goes before that action.
+    public func offer(startingWith key: String) -> Offer? { offers.first { $0.actions.first?.key == key } }
 
     /// Reads a notification as the control interface's `Presented` signal carries it (hidden
     /// previews already redacted), so a presenter needs nothing but the bus.
@@ -82,7 +82,7 @@ public struct BannerContent: Equatable, Sendable {
         offers = Self.offers(record["offers"])
         menu = actions.filter { $0.key != Action.inlineReplyKey }
             .map { Button(key: $0.key, label: $0.label, destructive: destructive.contains($0.key)) }
-            + offers.map { Button(key: $0.action.key, label: $0.action.label, destructive: false) }
+            + offers.flatMap(\.actions).map { Button(key: $0.key, label: $0.label, destructive: false) }
         hasDefaultAction = actions.contains { $0.key == Action.defaultKey }
         replyPlaceholder = actions.contains { $0.key == Action.inlineReplyKey }
             ? (record["reply-placeholder"]?.string ?? "Reply…") : nil

@@ -78,7 +78,7 @@ public enum NotificationRecord {
         if let reasons = notification.decision?.reasons, !reasons.isEmpty { add("reasons", .stringArray(reasons)) }
         if let offers = notification.decision?.offers, !offers.isEmpty {
             add("offers", .array(elementSignature: "a{sv}", offers.map { offer in
-                .vardict([("text", .string(offer.text)), ("key", .string(offer.action.key)), ("label", .string(offer.action.label))])
+                .vardict([("text", .string(offer.text)), ("actions", .stringArray(offer.actions.flatMap { [$0.key, $0.label] }))])
             }))
         }
         return entries

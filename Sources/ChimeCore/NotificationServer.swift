@@ -75,8 +75,7 @@ public struct NotificationServer: Sendable {
         let state = decision.map(NotificationState.init) ?? .presented
         let screen = ScreenChange(before: target?.state, after: state)
         // Shown or not, it ends for its app at its timeout (the center keeps it unread).
-        let expires = state.endsAtTimeout && decision?.expires != false
-            ? expiry(of: request, timeout: decision?.timeout, now: now) : nil
+        let expires = state.endsAtTimeout ? expiry(of: request, decision: decision, now: now) : nil
         var notification: Notification
         if var replaced = target {
             replaced.request = request
@@ -165,8 +164,8 @@ public struct NotificationServer: Sendable {
         if let existing = open[notification.id] { notification = existing }
         notification.state = adopted.state
         notification.updated = now
-        notification.expires = notification.state.endsAtTimeout && notification.decision?.expires != false
-            ? expiry(of: notification.request, timeout: notification.decision?.timeout, now: now) : nil
+        notification.expires = notification.state.endsAtTimeout
+            ? expiry(of: notification.request, decision: notification.decision, now: now) : nil
         if open[notification.id] == nil {
             // Brought back after it closed (restore): its id may still be in `order`, which drops
             // closed ids lazily, and is listed once, as the newest. Rare, so a scan.
@@ -214,7 +213,7 @@ public struct NotificationServer: Sendable {
         guard !away else { return }
         for id in open.compactMap({ $0.value.expires != nil ? $0.key : nil }) {
             guard let notification = open[id],
-                  let expires = expiry(of: notification.request, timeout: notification.decision?.timeout, now: now) else { continue }
+                  let expires = expiry(of: notification.request, decision: notification.decision, now: now) else { continue }
             open[id]?.expires = expires
             expiries.insert(id, at: expires)
         }
@@ -349,19 +348,12 @@ public struct NotificationServer: Sendable {
         notification.sender == caller || (identity != nil && identity == notification.senderIdentity)
     }
 
-    /// `timeout`: the app's, as the user set it; it wins over what the notification asks, urgency
-    /// critical included (an app that sends every message critical is what it is set against).
-    private func expiry(of request: NotificationRequest, timeout: AppSettings.Timeout?, now: Instant) -> Instant? {
-        switch timeout {
-        case .never?: return nil
-        case .after(let duration)?: return now + duration
-        case nil: break
-        }
-        if request.hints.urgency == .critical { return nil }
-        switch request.expireTimeout {
-        case 0: return nil
-        case ..<0: return now + settings.defaultTimeout
-        default: return now + .milliseconds(request.expireTimeout)
+    /// When it expires, as its decision says (without one, as the request asks).
+    private func expiry(of request: NotificationRequest, decision: DeliveryDecision?, now: Instant) -> Instant? {
+        switch decision?.lifetime ?? DeliveryDecision.lifetime(of: request, level: .active, timeout: nil) {
+        case .untilClosed: nil
+        case .after(let duration): now + duration
+        case .serverDefault: now + settings.defaultTimeout
         }
     }
 

@@ -43,4 +43,9 @@ public enum ServerEvent: Equatable, Sendable {
     /// A rule whose pattern met its match budget on a notification of `app` is turned off until
     /// chimed restarts (or `chimectl rule NAME enable`): the log says so.
     case ruleTurnedOff(String, app: String)
+    /// The active Focus changed (`nil`: none is on): announced, kept across restarts, its end
+    /// followed by the clock.
+    case focusChanged(String?)
+    /// An app went over its rate limit; its notifications go quietly to the center for now.
+    case overRateLimit(app: String)
 }

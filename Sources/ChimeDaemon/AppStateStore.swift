@@ -19,7 +19,6 @@ struct AppStateStore {
 
     private static var flags: [(key: String, path: WritableKeyPath<AppRegistry.Record, Bool>)] { [
         ("explained-time-sensitive", \.explainedTimeSensitive),
-        ("provisional-prompted", \.provisionalPrompted),
         ("over-budget", \.overBudget),
         ("budget-exempt", \.budgetExempt),
     ] }

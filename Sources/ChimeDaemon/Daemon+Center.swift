@@ -71,15 +71,14 @@ extension Daemon {
         if handled > 0 { Log.info("put \(handled) notification(s) into the center that chimed had answered before it stopped") }
     }
 
-    /// Keeps the center on disk in step; transient notifications and those the app keeps out
-    /// of the center are not stored.
+    /// Keeps the center on disk in step, as each notification's decision says (`inCenter`).
     func record(_ event: ServerEvent, wall: Int64) {
         mayReleaseAttachments(event)
         guard let store else { return }
         switch event {
         case .presented(let notification), .updated(let notification, _), .stored(let notification), .withdrawn(let notification),
              .snoozed(let notification):
-            if notification.decision?.inCenter != false, !notification.request.hints.transient {
+            if notification.decision?.inCenter != false {
                 store.record(notification, wall: wall)
                 rowsSincePrune += 1
             }
@@ -93,7 +92,10 @@ extension Daemon {
             store.delete(notification.id)
         case .actionInvoked(let notification, _), .replied(let notification, _):
             store.markRead(notification.id, dismissed: false, wall: wall)
-        case .retired, .playSound, .runHook, .ruleTurnedOff:
+        case .focusChanged:
+            // A Focus turned on or off by hand is kept across restarts: saved with this turn's commit.
+            attention.apps.needsSaving = true
+        case .retired, .playSound, .runHook, .ruleTurnedOff, .overRateLimit:
             break
         }
     }

@@ -26,16 +26,6 @@ extension Daemon {
             GLibSources.monotonicMilliseconds() + ($0 - LocalClock.wallMilliseconds())
         })
         attention.unread.takeChanged { badges.mayHaveChanged($0) }
-        if attention.focusChanged {
-            attention.focusChanged = false
-            followTheClock()  // a Focus on until a time ends with it
-            announceFocus()
-            badges.allMayHaveChanged(attention.unread.byApp.keys)
-        }
-        for app in attention.newlyRateLimited {
-            Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
-        }
-        attention.newlyRateLimited = []
     }
 
     func handle(_ event: ServerEvent) {
@@ -107,6 +97,12 @@ extension Daemon {
                                    application: notification.appIdentity))
         case .runHook(let notification, let hook):
             hooks.run(hook, for: notification)
+        case .focusChanged:
+            followTheClock()  // a Focus on until a time ends with it
+            announceFocus()
+            badges.allMayHaveChanged(attention.unread.byApp.keys)
+        case .overRateLimit(let app):
+            Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
         case .ruleTurnedOff(let rule, let app):
             Log.warning("rule \(rule): a pattern of it met its match budget on a notification of \(app) (it backtracks without end "
                         + "on some text); the rule is off until chimed restarts or `chimectl rule \(rule) enable`")

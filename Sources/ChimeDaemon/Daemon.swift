@@ -359,9 +359,6 @@ public final class Daemon {
                 for event in events { record(event, wall: wall) }
             }
         }
-        // A Focus turned on or off by hand is kept across restarts; changes are rare, so
-        // every one saves: once a turn, with its store commit, before its replies.
-        if attention.focusChanged { attention.apps.needsSaving = true }
         // Usually nothing waits: take the array rather than copy its events into another.
         if unsettled.isEmpty { unsettled = events } else { unsettled += events }
         needsSettling = true

@@ -38,7 +38,7 @@ enum ActionMenu {
         menu.addClass("chime-actions")
         for action in actions {
             // What Chime offers about the app: its line first, set apart from the app's actions.
-            if let offer = content.offer(action.key) {
+            if let offer = content.offer(startingWith: action.key) {
                 gtk_menu_shell_append(menu.cast(GtkMenuShell.self), gtk_separator_menu_item_new())
                 let line = gtk_menu_item_new_with_label(offer.text)!
                 gtk_widget_set_sensitive(line, 0)

@@ -282,9 +282,11 @@ final class CenterList {
             gtk_label_set_xalign(text.cast(GtkLabel.self), 0)
             gtk_label_set_line_wrap(text.cast(GtkLabel.self), 1)
             gtk_box_pack_start(line.cast(GtkBox.self), text, 1, 1, 0)
-            let button = gtk_button_new_with_label(offer.action.label)!
-            GtkSignals.connect(button.raw, "clicked") { actions.invoke(id, offer.action.key, "") }
-            gtk_box_pack_start(line.cast(GtkBox.self), button, 0, 0, 0)
+            for action in offer.actions {
+                let button = gtk_button_new_with_label(action.label)!
+                GtkSignals.connect(button.raw, "clicked") { actions.invoke(id, action.key, "") }
+                gtk_box_pack_start(line.cast(GtkBox.self), button, 0, 0, 0)
+            }
             gtk_box_pack_start(column.cast(GtkBox.self), line, 0, 0, 0)
         }
         if item.offersReply {

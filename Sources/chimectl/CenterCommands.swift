@@ -114,7 +114,10 @@ enum CenterCommands {
             return "\(urgency.name) (\(code))"
         }
         if key == "offers" {
-            return value.records.map { "\n  \($0["text"]?.string ?? "") (\($0["label"]?.string ?? ""): chimectl invoke ID \($0["key"]?.string ?? ""))" }.joined()
+            return value.records.map { offer in
+                let actions = Action.pairs(offer["actions"]?.strings ?? []).map { "\($0.label): chimectl invoke ID \($0.key)" }
+                return "\n  \(offer["text"]?.string ?? "") (\(actions.joined(separator: "; ")))"
+            }.joined()
         }
         if key == "actions", let strings = value.strings {
             return Action.pairs(strings).map { "\($0.key)=\($0.label)" }.joined(separator: ", ")

@@ -63,27 +63,34 @@ import Testing
         }
     }
 
-    @Test mutating func provisionalAppsAreQuietAndTheirFirstNotificationOffersKeepAndTurnOff() throws {
+    /// Keep and Turn Off are offered with each notification of a provisional app (as Apple's
+    /// center does), never added to the app's own actions; a repeat carries them too.
+    @Test mutating func provisionalAppsAreQuietAndEachNotificationOffersKeepAndTurnOff() throws {
         attention = Attention(settings: { var s = ChimeSettings(); s.defaultAuthorization = .provisional; return s }())
         let first = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))
         let notification = try #require(attention.server.notification(first.id))
         #expect(notification.state == .quiet)
-        #expect(notification.request.actions.map(\.key) == ["chime:keep", "chime:turn-off"])
-        let second = try attention.notify(.make(app: "news", summary: "Another"), from: ":1.1", now: at(.monday, "10:01"))
-        #expect(attention.server.notification(second.id)?.request.actions.isEmpty == true)
+        #expect(notification.request.actions.isEmpty, "the app's actions are the app's")
+        #expect(notification.decision?.offers.flatMap(\.actions).map(\.key) == [Offer.keep, Offer.turnOff])
+        let again = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))
+        #expect(attention.server.notification(again.id)?.decision?.offers.first?.offers(Offer.keep) == true, "a repeat offers it too")
+        #expect(notification.decision?.reasons.first == "level passive: news is provisional, quiet until you choose Keep (authorization = provisional)")
 
-        // Keep: from now on the app is allowed and its notifications are presented.
-        let events = try attention.invoke(first.id, key: "chime:keep", now: at(.monday, "10:02"))
-        #expect(events.map(\.closedReason) == [.dismissed])
+        // Keep: from now on the app is allowed and its notifications are presented; the
+        // notification stays, offering it no more.
+        let events = try attention.invoke(first.id, key: Offer.keep, now: at(.monday, "10:02"))
+        #expect(events.allSatisfy { $0.closedReason == nil })
+        #expect(attention.server.notification(first.id)?.decision?.offers.isEmpty == true)
         #expect(attention.apps.settings(for: "news", config: attention.settings).authorization == .allowed)
         let third = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:03"))
         #expect(attention.server.notification(third.id)?.state == .presented)
+        #expect(attention.server.notification(third.id)?.decision?.offers.isEmpty == true)
     }
 
     @Test mutating func turnOffDeniesTheProvisionalApp() throws {
         attention = Attention(settings: { var s = ChimeSettings(); s.defaultAuthorization = .provisional; return s }())
         let first = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))
-        _ = try attention.invoke(first.id, key: "chime:turn-off", now: at(.monday, "10:01"))
+        _ = try attention.invoke(first.id, key: Offer.turnOff, now: at(.monday, "10:01"))
         #expect(attention.apps.settings(for: "news", config: attention.settings).authorization == .denied)
         #expect(attention.apps.needsSaving)
     }
@@ -95,10 +102,10 @@ import Testing
         let first = try attention.notify(.make(app: "alarm", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:00"))
         #expect(ownNotifications(first.events).isEmpty, "no banner of Chime's own")
         let offer = try #require(attention.server.notification(first.id)?.decision?.offers.first)
-        #expect(offer.action.key == Offer.turnOffTimeSensitive && offer.text.contains("alarm"))
+        #expect(offer.actions.map(\.key) == [Offer.turnOffTimeSensitive] && offer.text.contains("alarm"))
         let again = try attention.notify(.make(app: "alarm", summary: "again", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:01"))
         #expect(attention.server.notification(again.id)?.decision?.offers.isEmpty == true, "said once")
-        let taken = try attention.invoke(first.id, key: offer.action.key, now: at(.monday, "10:02"))
+        let taken = try attention.invoke(first.id, key: Offer.turnOffTimeSensitive, now: at(.monday, "10:02"))
         #expect(attention.server.notification(first.id)?.decision?.offers.isEmpty == true, "offered no more")
         #expect(!taken.contains { if case .closed = $0 { true } else { false } }, "the notification stays")
         let later = try attention.notify(.make(app: "alarm", summary: "later", hints: ["urgency": .byte(2)]), from: ":1.1", now: at(.monday, "10:03"))
@@ -112,7 +119,7 @@ import Testing
             let now = at(.monday, "10:0\(minute)", wall: Int64(minute) * 60_000)
             let result = try attention.notify(.make(app: "chat", summary: "\(minute)", hints: ["urgency": .byte(2)]), from: ":1.1", now: now)
             levels.append(attention.server.notification(result.id)?.decision?.level)
-            if attention.server.notification(result.id)?.decision?.offers.contains(where: { $0.action.key == Offer.letTimeSensitiveThrough }) == true {
+            if attention.server.notification(result.id)?.decision?.offers.contains(where: { $0.offers(Offer.letTimeSensitiveThrough) }) == true {
                 offered.append(result.id)
             }
             #expect(ownNotifications(result.events).isEmpty)
@@ -135,8 +142,8 @@ import Testing
     }
 
     @Test mutating func focusHoldsWhatItDoesNotAllowAndSummarisesWhenItEnds() throws {
-        _ = try attention.focusOn("work", until: nil, now: at(.monday, "10:00"))
-        #expect(attention.focusChanged && attention.currentFocus?.name == "work")
+        let on = try attention.focusOn("work", until: nil, now: at(.monday, "10:00"))
+        #expect(on == [.focusChanged("work")] && attention.currentFocus?.name == "work")
         let mail = try attention.notify(.make(app: "mail"), from: ":1.1", now: at(.monday, "10:01"))
         let chat = try attention.notify(.make(app: "slack"), from: ":1.2", now: at(.monday, "10:02"))
         let news = try attention.notify(.make(app: "news"), from: ":1.3", now: at(.monday, "10:03"))

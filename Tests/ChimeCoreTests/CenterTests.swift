@@ -79,14 +79,16 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         settings.center.rateLimit = .init(burst: 3, perMinute: 60)
         attention = Attention(settings: settings)
         var states: [NotificationState] = []
+        var over: [String] = []
         for index in 0..<5 {
-            let id = try send(.make(app: "spam", summary: "\(index)"), at: 0).id
+            let (id, events) = try send(.make(app: "spam", summary: "\(index)"), at: 0)
             states.append(attention.server.notification(id)!.state)
+            over += events.compactMap { if case .overRateLimit(let app) = $0 { app } else { nil } }
         }
         #expect(states == [.presented, .presented, .presented, .quiet, .quiet])
         let other = try send(.make(app: "mail", summary: "hello"), at: 0)
         #expect(attention.server.notification(other.id)?.state == .presented)
-        #expect(attention.newlyRateLimited == ["spam"])
+        #expect(over == ["spam"])
         let urgent = try send(.make(app: "spam", summary: "urgent", hints: ["urgency": .byte(2)]), at: 0)
         #expect(attention.server.notification(urgent.id)?.state == .presented, "critical gets through a flood")
         let refilled = try send(.make(app: "spam", summary: "later"), at: 1_000)
@@ -100,9 +102,10 @@ private func sounds(_ events: [ServerEvent]) -> Int {
         settings.center.rateLimit = .init(burst: 1, perMinute: 60)
         attention = Attention(settings: settings)
         func flood(at time: Int64) throws -> [String] {
-            attention.newlyRateLimited = []
-            for index in 0..<3 { _ = try send(.make(app: "spam", summary: "\(time) \(index)"), at: time) }
-            return attention.newlyRateLimited
+            try (0..<3).flatMap { index in
+                try send(.make(app: "spam", summary: "\(time) \(index)"), at: time).events
+                    .compactMap { if case .overRateLimit(let app) = $0 { app } else { nil } }
+            }
         }
         #expect(try flood(at: 0) == ["spam"])
         _ = try send(.make(app: "spam", summary: "urgent", hints: ["urgency": .byte(2)]), at: 0)

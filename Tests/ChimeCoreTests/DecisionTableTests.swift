@@ -78,8 +78,30 @@ import Testing
     }
 
     @Test func criticalBannersNeverExpireOthersDo() {
-        #expect(!Self.decide(.critical).expires)
-        #expect(Self.decide(.timeSensitive).expires && Self.decide(.active).expires)
+        #expect(Self.decide(.critical).lifetime == .untilClosed)
+        #expect(Self.decide(.timeSensitive).lifetime == .serverDefault && Self.decide(.active).lifetime == .serverDefault)
+    }
+
+    /// How long a notification stays is decided with the rest, and says why.
+    @Test func lifetimeFollowsTheLevelTheAppsTimeoutThenTheRequest() {
+        func decide(_ hints: [String: BusValue], timeout: Int32 = -1, app: AppSettings = AppSettings()) -> DeliveryDecision {
+            DeliveryDecision.decide(.make(app: "app", timeout: timeout, hints: hints), identity: "app", context: .init(app: app))
+        }
+        var short = AppSettings()
+        short.timeout = .after(.seconds(3))
+        var never = AppSettings()
+        never.timeout = .never
+        #expect(decide([:], timeout: 5000).lifetime == .after(.seconds(5)))
+        #expect(decide([:], timeout: 0).lifetime == .untilClosed)
+        #expect(decide([:], timeout: 0).reasons.last == "stays until closed: the app asks (expire_timeout 0)")
+        #expect(decide(["urgency": .byte(2)]).lifetime == .untilClosed, "the spec: critical urgency does not expire")
+        #expect(decide(["urgency": .byte(2)]).reasons.last == "stays until closed: urgency critical")
+        #expect(decide(["urgency": .byte(2)], app: short).lifetime == .after(.seconds(3)), "the user's timeout wins over urgency")
+        #expect(decide([:], app: never).reasons.last == "stays until closed: app has timeout = never")
+        var trusted = short
+        trusted.criticalAlerts = true
+        #expect(decide(["x-chime-interruption-level": .string("critical")], app: trusted).lifetime == .untilClosed,
+                "a critical level stays, whatever the timeout")
     }
 }
 
@@ -165,8 +187,8 @@ import Testing
         app.badges = false
         app.showInCenter = false
         let decision = DeliveryDecision.decide(.make(), identity: "app", context: .init(app: app))
-        #expect(!decision.banner && !decision.sound && !decision.inCenter && !decision.countsTowardBadge)
-        #expect(DeliveryDecision.decide(.make(), identity: "app", context: .init(app: AppSettings())).countsTowardBadge)
+        #expect(!decision.banner && !decision.sound && !decision.inCenter && !decision.unread)
+        #expect(DeliveryDecision.decide(.make(), identity: "app", context: .init(app: AppSettings())).unread)
     }
 
     /// The sound the user chose for an app wins over what the app asks (sound-name, sound-file)
@@ -390,6 +412,21 @@ import Testing
 
         let clamped = Self.decide(.make(app: "Slack", hints: ["x-chime-interruption-level": .string("critical")]))
         #expect(clamped.reasons.first == "level time-sensitive: critical needs critical-alerts, which Slack does not have")
+    }
+
+    @Test func replacedRefusedAndDroppedCloseAtOnce() {
+        let replaced = Self.decide(.make(app: "Slack", replaces: 4)) { $0.replacing = .presented }
+        #expect(replaced.reasons.contains("banner: replaces one of Slack's in place") && !replaced.interrupts)
+        let limit = CenterSettings.RateLimit(burst: 1, perMinute: 1, action: .refuse)
+        var ledger = DeliveryDecision.Ledger()
+        var context = DeliveryDecision.Context(app: AppSettings(), rateLimit: limit)
+        let first = DeliveryDecision.decide(.make(app: "Slack"), identity: "Slack", context: context, ledger: &ledger)
+        let second = DeliveryDecision.decide(.make(app: "Slack"), identity: "Slack", context: context, ledger: &ledger)
+        #expect(first.refusal == nil)
+        #expect(second.refusal == "Slack sent more than 1 notifications at once; try again later")
+        context.rateLimit?.action = .quiet
+        let quiet = DeliveryDecision.decide(.make(app: "Slack"), identity: "Slack", context: context, ledger: &ledger)
+        #expect(quiet.refusal == nil && !quiet.banner && quiet.reasons.contains("quiet: over Slack's rate limit"))
     }
 
     @Test func mergedTakenOverKeptUnderAHigherOneAndMuted() {

@@ -41,7 +41,7 @@ import Testing
         #expect(state(chat.id) == .quiet)
         #expect(!chat.events.contains { if case .playSound = $0 { true } else { false } })
         #expect(attention.server.notification(chat.id)?.decision?.inForeground == true)
-        #expect(attention.server.notification(chat.id)?.decision?.countsTowardBadge == true, "it counts toward the badge")
+        #expect(attention.server.notification(chat.id)?.decision?.unread == true, "it counts toward the badge")
         let mail = try attention.notify(.make(app: "mail"), from: ":1.2", now: now)
         #expect(state(mail.id) == .presented, "another app's banner shows")
         let urgent = try attention.notify(.make(app: "chat", summary: "call", hints: ["urgency": .byte(2)]), from: ":1.1", now: now)
@@ -73,6 +73,28 @@ import Testing
         #expect(held.allSatisfy { state($0) == .quiet }, "in the center, no banner each")
         let shown = ended.compactMap { if case .presented(let n) = $0 { n.request.summary } else { nil } }
         #expect(shown == ["While Full Screen was on"])
+    }
+
+    /// Chime's own notifications are decided as the app `chime`: a Focus's recap that comes
+    /// while a fullscreen window has the focus waits with everything else, and leaving
+    /// fullscreen brings one recap, which counts it.
+    @Test mutating func chimesOwnRecapWaitsForFullscreenLikeAnyNotification() throws {
+        attention = Attention(settings: { var s = ChimeSettings(); s.focusModes.append(FocusMode(name: "work")); return s }())
+        _ = try attention.focusOn("work", until: nil, now: now)
+        let mail = try attention.notify(.make(app: "mail"), from: ":1.1", now: now)
+        #expect(state(mail.id) == .heldByFocus("work"))
+        _ = attention.follow(Self.window("mpv", fullscreen: true), now: now)
+        let off = attention.focusOff(now: now)
+        #expect(attention.currentFocus?.name == FocusMode.fullscreen)
+        let recap = try #require(attention.server.notifications.first { $0.request.summary == "While Work was on" })
+        #expect(recap.state == .heldByFocus(FocusMode.fullscreen), "no banner of Chime's over the fullscreen window")
+        #expect(recap.decision?.reasons.contains("banner waited: a fullscreen window has the focus") == true)
+        #expect(!off.contains { if case .presented = $0 { true } else { false } })
+
+        let ended = attention.follow(Self.window("mpv"), now: now)
+        let shown = ended.compactMap { if case .presented(let n) = $0 { n.request.summary } else { nil } }
+        #expect(shown == ["While Full Screen was on"], "one recap, after")
+        #expect(state(recap.id) == .quiet)
     }
 
     /// What the person turned on wins over the fullscreen window; a schedule does not.

@@ -326,7 +326,7 @@ import Testing
     @Test func pastTheLimitWithNothingElseToRetireTheOldestHeldGo() throws {
         var server = NotificationServer(settings: ServerSettings(maximumOpen: 3))
         let held = DeliveryDecision(level: .active, drop: nil, hold: .focus("dnd"), banner: false, sound: false, redacted: false,
-                                    inCenter: true, countsTowardBadge: true, expires: true)
+                                    inCenter: true, unread: true, lifetime: .serverDefault)
         let sticky = try server.notify(.make(summary: "sticky", hints: ["urgency": .byte(2)]), from: ":1.1", now: .at(0)).id
         let ids = try (0..<5).map { n throws(RequestError) in
             try server.notify(.make(summary: "held \(n)"), from: ":1.1", now: .at(0), decision: held).id
@@ -339,7 +339,7 @@ import Testing
         var server = NotificationServer(settings: ServerSettings(maximumOpen: 2))
         func decision(hold: DeliveryDecision.Hold?) -> DeliveryDecision {
             DeliveryDecision(level: .active, drop: nil, hold: hold, banner: false, sound: false, redacted: false,
-                             inCenter: true, countsTowardBadge: true, expires: true)
+                             inCenter: true, unread: true, lifetime: .serverDefault)
         }
         let kept = try server.notify(.make(), from: ":1.1", now: .at(0), decision: decision(hold: .summary)).id
         let quiet = try server.notify(.make(), from: ":1.1", now: .at(0), decision: decision(hold: nil)).id

@@ -44,14 +44,14 @@ struct Runaway: TextPattern {
         var attention = attention(rule("quiet-spotify", [(.app, "Spotify"), (.summary, "Now playing")],
                                        ["banners": "false", "show-in-center": "false", "timeout": "2000"]))
         let matched = try #require(try decision(.make(app: "Spotify", summary: "Now playing: Song"), in: &attention))
-        #expect(!matched.banner && !matched.inCenter && matched.timeout == .after(.milliseconds(2_000)))
+        #expect(!matched.banner && !matched.inCenter && matched.lifetime == .after(.milliseconds(2_000)))
         #expect(matched.sound, "sounds were not touched")
         #expect(matched.rules == ["quiet-spotify"], "the decision names the rules that shaped it")
         #expect(matched.chosenSound == nil)
         var ringing = self.attention(rule("ding", [(.summary, "build")], ["sound": "bell"]))
         #expect(try decision(.make(summary: "build failed"), in: &ringing)?.chosenSound == "bell", "a rule chooses a sound too")
         let otherSummary = try #require(try decision(.make(app: "Spotify", summary: "Update available"), in: &attention))
-        #expect(otherSummary.banner && otherSummary.inCenter && otherSummary.timeout == nil, "every pattern must match")
+        #expect(otherSummary.banner && otherSummary.inCenter && otherSummary.lifetime == .serverDefault, "every pattern must match")
         let otherApp = try #require(try decision(.make(app: "Music", summary: "Now playing: Song"), in: &attention))
         #expect(otherApp.banner && otherApp.rules.isEmpty)
     }
@@ -71,7 +71,7 @@ struct Runaway: TextPattern {
         var attention = attention(rule("pager", [(.summary, "PAGE")], level: .critical),
                                   rule("ci", [(.summary, "build")], level: .timeSensitive))
         let page = try #require(try decision(.make(app: "oncall", summary: "PAGE: db down"), in: &attention))
-        #expect(page.level == .critical && !page.expires)
+        #expect(page.level == .critical && page.lifetime == .untilClosed)
         let asked = try #require(try decision(.make(app: "oncall", summary: "x", hints: ["x-chime-interruption-level": .string("critical")]),
                                               in: &attention))
         #expect(asked.level == .timeSensitive, "without a rule, the app's permissions clamp what it asks")
@@ -93,7 +93,7 @@ struct Runaway: TextPattern {
         let ruled = try attention.notify(.make(app: "ci", summary: "build failed"), from: ":1.1", now: now).id
         #expect(attention.server.notification(ruled)?.decision?.offers.isEmpty == true)
         let asked = try attention.notify(.make(app: "ci", summary: "deploy", hints: ["urgency": .byte(2)]), from: ":1.1", now: now).id
-        #expect(attention.server.notification(asked)?.decision?.offers.map(\.action.key) == [Offer.turnOffTimeSensitive])
+        #expect(attention.server.notification(asked)?.decision?.offers.flatMap(\.actions).map(\.key) == [Offer.turnOffTimeSensitive])
     }
 
     @Test func aRuleLevelBreaksThroughFocusAsThatLevelWould() throws {

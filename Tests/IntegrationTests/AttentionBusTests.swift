@@ -196,7 +196,9 @@ import Testing
         let client = try bus.client()
         let first = try #require(try client.list().first { $0["summary"]?.string == "hello" })
         #expect(first["state"]?.string == "quiet")
-        #expect(first["actions"]?.strings == ["chime:keep", "Keep", "chime:turn-off", "Turn Off"])
+        #expect(first["actions"]?.strings == [], "the app's own actions only")
+        let shown = try bus.chimectl("show", id).stdout
+        #expect(shown.contains("Newcomer is delivered quietly to the center until you choose. (Keep: chimectl invoke ID chime:keep; Turn Off: chimectl invoke ID chime:turn-off)"), "\(shown)")
         #expect(try bus.chimectl("invoke", id, "chime:keep").status == 0)
         #expect(try bus.chimectl("apps", "show", "Newcomer").stdout.contains("authorization = allowed"))
         _ = try bus.run("notify-send", ["-a", "Newcomer", "welcome", "x"])

@@ -50,16 +50,25 @@ import Testing
         #expect(state(of: "from another app", in: client) == "presented")
     }
 
-    /// While fullscreen, another app's notification waits; leaving fullscreen shows one summary.
-    func holdWhileFullscreen(bus: TestBus, client: TestClient, enter: () throws -> Void, leave: () throws -> Void) throws {
+    /// While fullscreen, another app's notification waits, and so does an urgent one of an app
+    /// new to Chime, with nothing of Chime's own about it on screen (`noBanner`); leaving
+    /// fullscreen shows one summary and nothing else.
+    func holdWhileFullscreen(bus: TestBus, client: TestClient, enter: () throws -> Void, leave: () throws -> Void,
+                             noBanner: () throws -> Bool) throws {
         try enter()
         #expect(client.waitUntil { status(client)["fullscreen"]?.bool == true }, "\(status(client))")
         #expect(status(client)["focus"]?.string == FocusMode.fullscreen)
         _ = try bus.run("notify-send", ["during the film"])
+        _ = try bus.run("notify-send", ["-u", "critical", "-a", "battery", "Battery at 3%"])
         #expect(client.waitUntil { state(of: "during the film", in: client) == "held-by-focus" })
+        #expect(client.waitUntil { state(of: "Battery at 3%", in: client) == "held-by-focus" })
+        #expect(try client.list().filter { $0["state"]?.string == "presented" }.isEmpty, "no banner at all while fullscreen")
+        #expect(try noBanner(), "nothing drawn over the fullscreen window")
         try leave()
         #expect(client.waitUntil { state(of: "While Full Screen was on", in: client) == "presented" })
         #expect(state(of: "during the film", in: client) == "quiet", "in the center, not a banner of its own")
+        #expect(try client.list().filter { $0["state"]?.string == "presented" }.map { $0["summary"]?.string } == ["While Full Screen was on"],
+                "one recap after")
     }
 
     @Test func underSway() throws {
@@ -79,7 +88,8 @@ import Testing
         _ = try bus.chimectl("dismiss", "--all")
         try holdWhileFullscreen(bus: bus, client: client,
                                 enter: { try wayland.swaymsg(["fullscreen", "enable"]) },
-                                leave: { try wayland.swaymsg(["fullscreen", "disable"]) })
+                                leave: { try wayland.swaymsg(["fullscreen", "disable"]) },
+                                noBanner: { try wayland.topRightIsEmpty(on: "HEADLESS-1", shot: shot) })
         let chimectl = try bus.chimectl("status")
         #expect(chimectl.stdout.contains("focused app: \(Self.app) (from wlr-foreign-toplevel)"), "\(chimectl.stdout)")
     }
@@ -101,7 +111,8 @@ import Testing
         _ = try display.waitForWindows { $0.isEmpty }
         // As a video player does: the window asks the window manager for fullscreen.
         try holdWhileFullscreen(bus: bus, client: client,
-                                enter: { window.signal(SIGUSR1) }, leave: { window.signal(SIGUSR1) })
+                                enter: { window.signal(SIGUSR1) }, leave: { window.signal(SIGUSR1) },
+                                noBanner: { try display.windows().isEmpty })
     }
 
     /// A compositor that quits and starts again is followed again; meanwhile a fullscreen

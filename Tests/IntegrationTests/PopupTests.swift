@@ -1063,7 +1063,7 @@ extension PopupTests {
         let later = try client.notify(app: "Mail", summary: "new mail", timeout: 0)
         #expect(try display.waitForWindows { $0.count == 2 }.map(\.title) == ["chime-banner-\(later)", "chime-banner-\(alert)"])
         let offers = try client.control("Show", [.uint32(alert)]).first?.vardictEntries?["offers"]?.records ?? []
-        #expect(offers.first?["key"]?.string == "chime:time-sensitive-off", "\(offers)")
+        #expect(offers.first?["actions"]?.strings == ["chime:time-sensitive-off", "Turn Off Time-Sensitive"], "\(offers)")
     }
 
     /// A banner that stays (a timeout of never, or critical) says how long ago it came, as the

@@ -5,7 +5,6 @@ public struct AppRegistry: Equatable, Sendable {
         /// Settings changed with `chimectl apps set` or by answering a prompt; they win over config.
         public var overrides: [String: String] = [:]
         public var explainedTimeSensitive = false
-        public var provisionalPrompted = false
         public var overBudget = false
         public var budgetExempt = false
         /// Wall-clock ms of recent time-sensitive deliveries; not persisted.

@@ -86,7 +86,7 @@ extension Attention {
     /// its banners would be (`DeliveryDecision.redacted`) for the app's previews setting, the
     /// lock and the active Focus.
     public func hidesPreviews(of app: String) -> Bool {
-        let previews = apps.settings(for: app, config: settings).previews ?? settings.previews
-        return previews == .never || (previews == .whenUnlocked && locked) || activeFocusMode?.hidesPreviews == true
+        DeliveryDecision.redacts(previews: apps.settings(for: app, config: settings).previews ?? settings.previews,
+                                 hidesWhenLocked: false, locked: locked, focus: activeFocusMode)
     }
 }

@@ -34,8 +34,6 @@ public struct Attention: Sendable {
     public var muted: Bool { muteOverride ?? settings.sounds.muted }
     /// The Focus last seen active, so its end is noticed and summarised.
     public private(set) var currentFocus: FocusState.Active?
-    /// Set when the active Focus changed; the daemon announces it and clears this.
-    public var focusChanged = false
     var heldDuringFocus = HeldDuringFocus()
     /// What the last Focus to end held, and its name: its notification's Show lists them.
     private var lastHeld: (focus: String, held: HeldDuringFocus)?
@@ -46,8 +44,6 @@ public struct Attention: Sendable {
     private var ledger = DeliveryDecision.Ledger()
     private var threads = ThreadCooldowns()
     private var repeats = RepeatDetector()
-    /// Apps that went over their rate limit since the daemon last looked, to say so once.
-    public var newlyRateLimited: [String] = []
 
     public init(settings: ChimeSettings = .init(), lastID: UInt32 = 0) {
         self.settings = settings
@@ -105,7 +101,7 @@ public struct Attention: Sendable {
             appFocused: desktop.isFocused(appIdentity: identity, system: system), repeats: earlier != nil,
             soundGap: settings.sounds.minimumGap, explainedTimeSensitive: apps.record(identity)?.explainedTimeSensitive ?? true,
             budgetPerHour: settings.timeSensitiveBudget), ledger: &ledger)
-        if decision.offers.contains(where: { $0.action.key == Offer.turnOffTimeSensitive }) {
+        if decision.offers.contains(where: { $0.offers(Offer.turnOffTimeSensitive) }) {
             apps.update(identity) { $0.explainedTimeSensitive = true }
         }
         if let change = decision.budgetChange { apps.count(change, for: identity) }
@@ -113,24 +109,9 @@ public struct Attention: Sendable {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
         }
-        if case .limited(let newly) = decision.rateLimited {
-            if newly { newlyRateLimited.append(identity) }
-            if settings.center.rateLimit.action == .refuse {
-                throw .excessNotifications("\(request.appName) sent more than \(settings.center.rateLimit.burst) notifications at once; try again later")
-            }
-        }
-        if appSettings.authorization == .provisional, !(apps.record(identity)?.provisionalPrompted ?? true) {
-            apps.update(identity) { $0.provisionalPrompted = true }
-            request.actions += [Action(key: Self.actionPrefix + "keep", label: "Keep"),
-                                Action(key: Self.actionPrefix + "turn-off", label: "Turn Off")]
-        }
-        var repeating: UInt32?
-        if decision.mergesIntoRepeat, let earlier {
-            repeating = earlier.id
-            // A repeat keeps the choices Chime offered on the first one (Keep / Turn Off).
-            let keys = Set(request.actions.map(\.key))
-            request.actions += earlier.request.actions.filter { $0.key.hasPrefix(Self.actionPrefix) && !keys.contains($0.key) }
-        }
+        if let refusal = decision.refusal { throw .excessNotifications(refusal) }
+        if case .limited(newly: true) = decision.rateLimited { events.append(.overRateLimit(app: identity)) }
+        let repeating = decision.mergesIntoRepeat ? earlier?.id : nil
         let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
                                        decision: decision, replacing: .found(replacing), repeating: repeating, id: id)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
@@ -216,14 +197,12 @@ public struct Attention: Sendable {
     public mutating func invoke(_ id: UInt32, key: String, now: Now) throws(RequestError) -> [ServerEvent] {
         guard let notification = server.notification(id) else { throw .unknownNotification(id) }
         guard key.hasPrefix(Self.actionPrefix) else { return try server.invoke(id, key: key) }
-        if let offer = notification.decision?.offers.first(where: { $0.action.key == key }) { return take(offer, of: notification) }
+        if notification.decision?.offers.contains(where: { $0.offers(key) }) == true { return take(key, of: notification) }
         guard notification.action(key) != nil else { throw .unknownAction(id, key) }
         let command = key.dropFirst(Self.actionPrefix.count)
         let identity = notification.sender == Self.selfSender
             ? String(command.split(separator: ":", maxSplits: 1).last ?? "") : notification.appIdentity
         switch command.split(separator: ":", maxSplits: 1).first ?? "" {
-        case "keep": setOverride(identity, "authorization", "allowed")
-        case "turn-off": setOverride(identity, "authorization", "denied")
         case "show-held":
             // Listed in a notification of Chime's own; the held ones are in the center.
             guard let lastHeld else { break }
@@ -236,9 +215,11 @@ public struct Attention: Sendable {
 
     /// The person took what Chime offered with a notification: it is done for the app, and the
     /// notification, which stays as it was, offers it no more.
-    private mutating func take(_ offer: Offer, of notification: Notification) -> [ServerEvent] {
+    private mutating func take(_ key: String, of notification: Notification) -> [ServerEvent] {
         let identity = notification.appIdentity
-        switch offer.action.key {
+        switch key {
+        case Offer.keep: setOverride(identity, "authorization", "allowed")
+        case Offer.turnOff: setOverride(identity, "authorization", "denied")
         case Offer.turnOffTimeSensitive: setOverride(identity, "time-sensitive", "false")
         case Offer.letTimeSensitiveThrough:
             apps.update(identity) {
@@ -308,7 +289,7 @@ public struct Attention: Sendable {
         var events: [ServerEvent] = []
         let ended = currentFocus
         currentFocus = active
-        focusChanged = true
+        events.append(.focusChanged(active?.name))
         if let ended, ended.name != active?.name {
             // What it held goes quietly to the center, and ends for its apps at their timeouts.
             events += server.release(server.held(by: ended.name), as: .quiet, now: now.monotonic)

@@ -34,7 +34,11 @@ extension DeliveryDecision {
             reasons.append(request.hints.transient ? "not kept in the center: the app says it is transient"
                                                    : "not kept in the center: \(name) has show-in-center = false")
         }
-        if decision.drop == nil, decision.hold == nil, !decision.expires { reasons.append("stays until closed: critical") }
+        if decision.drop == nil, decision.hold == nil, decision.lifetime == .untilClosed {
+            reasons.append("stays until closed: " + (decision.level == .critical ? "critical"
+                : app.timeout == .never ? "\(name) has timeout = never"
+                : request.hints.urgency == .critical ? "urgency critical" : "the app asks (expire_timeout 0)"))
+        }
         return reasons
     }
 

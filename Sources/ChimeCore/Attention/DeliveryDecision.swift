@@ -27,11 +27,11 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var previews: AppSettings.Previews = .always
     public var hidesWhenLocked = false
     public var inCenter: Bool
-    public var countsTowardBadge: Bool
-    /// Critical banners stay until someone closes them.
-    public var expires: Bool
-    /// The app's timeout as the user set it, over what the notification asks.
-    public var timeout: AppSettings.Timeout?
+    /// Unread in the center until read, counted in its app's badge: kept in the center, news to
+    /// the person (not an update in place that does not interrupt), and not Chime's own.
+    public var unread: Bool
+    /// How long it stays open for its app, shown or not (`lifetime(of:level:timeout:)`).
+    public var lifetime: Lifetime
     /// The sound the user chose for the app or by a rule (`AppSettings.sound`), over what it asks.
     public var chosenSound: String?
     /// The user's rules that shaped it, by name (`chimectl show` says them).
@@ -41,6 +41,9 @@ public struct DeliveryDecision: Equatable, Sendable {
     public var mustGetThrough = false
     /// Over the app's rate limit: delivered quietly, or refused when the limit says so.
     public var rateLimited: RateLimiter.Admission = .admitted
+    /// Refused (over a rate limit whose action is `refuse`): what the app is told; nothing else
+    /// happens to it.
+    public var refusal: String?
     /// Interrupts as something new: a new notification, or an update the app asks to interrupt
     /// (`x-chime-interrupt`). An update in place otherwise plays no sound and leaves a notification
     /// the person already read as read.
@@ -231,9 +234,8 @@ public struct DeliveryDecision: Equatable, Sendable {
             previews: previews,
             hidesWhenLocked: request.hints.hidesPreviewWhenLocked,
             inCenter: inCenter,
-            countsTowardBadge: inCenter && app.badges,
-            expires: level != .critical,
-            timeout: app.timeout,
+            unread: inCenter && interrupts && identity != Attention.ownIdentity,
+            lifetime: lifetime(of: request, level: level, timeout: app.timeout),
             chosenSound: app.sound,
             rules: context.rules?.rules ?? [],
             mustGetThrough: mustGetThrough,
@@ -245,7 +247,10 @@ public struct DeliveryDecision: Equatable, Sendable {
             mergesIntoRepeat: mergesIntoRepeat,
             budgetChange: budgetChange,
             hooks: drop == nil && !context.onRequest ? context.rules?.hooks ?? [] : [],
-            offers: drop == nil ? offers(request, level: level, ruleLevel: ruleLevel, budgetChange: budgetChange, context: context) : [])
+            offers: drop == nil ? offers(request, app: app, level: level, ruleLevel: ruleLevel, budgetChange: budgetChange, context: context) : [])
+        if rateLimited != .admitted, context.rateLimit?.action == .refuse {
+            decision.refusal = "\(request.appName) sent more than \(context.rateLimit!.burst) notifications at once; try again later"
+        }
         decision.reasons = reasons(decision, request: request, identity: identity, app: app, context: context,
                                    requested: InterruptionPolicy.requestedLevel(request), underHigher: underHigher)
         decision.facts = DecisionFacts(decision, request: request, context: context,
@@ -253,11 +258,44 @@ public struct DeliveryDecision: Equatable, Sendable {
         return decision
     }
 
-    /// What time-sensitive means, with the app's first one the app asked for (not a rule of the
-    /// user's); letting them through again, with the one that took it past its budget.
-    private static func offers(_ request: NotificationRequest, level: InterruptionLevel, ruleLevel: InterruptionLevel?,
+    /// How long a notification stays open before it expires.
+    public enum Lifetime: Equatable, Sendable {
+        /// Until the person or the app closes it.
+        case untilClosed
+        case after(Duration)
+        /// The server's default timeout (`[general] default-timeout`).
+        case serverDefault
+    }
+
+    /// Critical stays until closed (design section 2); else the app's timeout as the user set
+    /// it, over what the notification asks, urgency critical included (an app that sends every
+    /// message critical is what it is set against); else urgency critical stays (the spec), and
+    /// `expire_timeout` says: 0 never, -1 the server's default.
+    public static func lifetime(of request: NotificationRequest, level: InterruptionLevel,
+                                timeout: AppSettings.Timeout?) -> Lifetime {
+        if level == .critical { return .untilClosed }
+        switch timeout {
+        case .never?: return .untilClosed
+        case .after(let duration)?: return .after(duration)
+        case nil: break
+        }
+        if request.hints.urgency == .critical { return .untilClosed }
+        switch request.expireTimeout {
+        case 0: return .untilClosed
+        case ..<0: return .serverDefault
+        default: return .after(.milliseconds(request.expireTimeout))
+        }
+    }
+
+    /// Keep or Turn Off, with each notification of a provisional app (as Apple's center offers
+    /// them); what time-sensitive means, with the app's first one the app asked for (not a rule of
+    /// the user's); letting them through again, with the one that took it past its budget.
+    private static func offers(_ request: NotificationRequest, app: AppSettings, level: InterruptionLevel, ruleLevel: InterruptionLevel?,
                                budgetChange: TimeSensitiveBudget.Change?, context: Context) -> [Offer] {
         var offers: [Offer] = []
+        if app.authorization == .provisional {
+            offers.append(.provisional(request.appName))
+        }
         if level == .timeSensitive, ruleLevel == nil, !context.explainedTimeSensitive {
             offers.append(.explainingTimeSensitive(request.appName))
         }

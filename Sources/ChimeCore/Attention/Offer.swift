@@ -1,30 +1,40 @@
-/// What Chime offers the person about a notification's app (turn its time-sensitive ones off,
-/// let them through again), said with the notification that caused it, as Apple says it on the
-/// notification itself: a line and an action in its banner's menu, its panel entry and
-/// `chimectl show`. Never a notification of its own, which would interrupt where the one it
-/// speaks of may not.
+/// What Chime offers the person about a notification's app (keep a provisional app, turn its
+/// time-sensitive ones off, let them through again), said with the notification that caused it,
+/// as Apple says it on the notification itself: a line and its actions in its banner's menu, its
+/// panel entry and `chimectl show`. Never a notification of its own, which would interrupt where
+/// the one it speaks of may not.
 public struct Offer: Equatable, Sendable {
     public var text: String
-    /// Chime's own action (`chime:…`), done inside chimed (`Attention.invoke`).
-    public var action: Action
+    /// Chime's own actions (`chime:…`), done inside chimed (`Attention.invoke`).
+    public var actions: [Action]
 
-    public init(text: String, action: Action) {
+    public init(text: String, actions: [Action]) {
         self.text = text
-        self.action = action
+        self.actions = actions
     }
 
+    public func offers(_ key: String) -> Bool { actions.contains { $0.key == key } }
+
+    public static let keep = Attention.actionPrefix + "keep"
+    public static let turnOff = Attention.actionPrefix + "turn-off"
     public static let turnOffTimeSensitive = Attention.actionPrefix + "time-sensitive-off"
     public static let letTimeSensitiveThrough = Attention.actionPrefix + "time-sensitive-allow"
+
+    /// The first notification of an app delivered provisionally: keep it, or turn it off.
+    static func provisional(_ appName: String) -> Offer {
+        Offer(text: "\(appName) is delivered quietly to the center until you choose.",
+              actions: [Action(key: keep, label: "Keep"), Action(key: turnOff, label: "Turn Off")])
+    }
 
     /// The app's first time-sensitive notification: what it means, and a way out.
     static func explainingTimeSensitive(_ appName: String) -> Offer {
         Offer(text: "Time-Sensitive: \(appName) may break through Focus and scheduled summaries with these.",
-              action: Action(key: turnOffTimeSensitive, label: "Turn Off Time-Sensitive"))
+              actions: [Action(key: turnOffTimeSensitive, label: "Turn Off Time-Sensitive")])
     }
 
     /// The notification that took the app past its time-sensitive budget.
     static func overBudget(_ appName: String, perHour: Int) -> Offer {
         Offer(text: "\(appName) sent more than \(perHour) Time-Sensitive notifications in an hour: they now arrive as ordinary ones.",
-              action: Action(key: letTimeSensitiveThrough, label: "Let Them Through"))
+              actions: [Action(key: letTimeSensitiveThrough, label: "Let Them Through")])
     }
 }

@@ -46,7 +46,7 @@ public struct UnreadCounts: Sendable {
     public mutating func observe(_ event: ServerEvent) {
         switch event {
         case .presented(let notification), .updated(let notification, _), .stored(let notification), .withdrawn(let notification):
-            if notification.countsAsUnread, notification.decision?.interrupts != false {
+            if notification.countsAsUnread {
                 markUnread(notification.id, app: notification.appIdentity)
             }
         case .closed(let notification, let reason):
@@ -57,7 +57,7 @@ public struct UnreadCounts: Sendable {
             markRead(id)
         case .merged(let notification, _):
             markRead(notification.id)
-        case .snoozed, .retired, .playSound, .runHook, .ruleTurnedOff:
+        case .snoozed, .retired, .playSound, .runHook, .ruleTurnedOff, .focusChanged, .overRateLimit:
             break
         }
     }
@@ -80,9 +80,9 @@ public struct UnreadCounts: Sendable {
 }
 
 extension Notification {
-    /// In the center and the user has not seen it there: Chime's own notifications and
-    /// transient ones do not count.
+    /// Counts as unread as its decision says (`DeliveryDecision.unread`); one without a
+    /// decision, unless Chime's own or transient.
     public var countsAsUnread: Bool {
-        sender != Attention.selfSender && decision?.inCenter != false && !request.hints.transient
+        decision?.unread ?? (sender != Attention.selfSender && !request.hints.transient)
     }
 }
