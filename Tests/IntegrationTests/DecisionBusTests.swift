@@ -110,7 +110,7 @@ import Testing
     }
 
     /// A day of a few hundred notifications from six apps, with a Focus turned on and off, the
-    /// screen shared for a while, bursts over the rate limit, repeats and time-sensitive ones past
+    /// screen shared for a while, two fullscreen spells under headless sway, bursts over the rate limit, repeats and time-sensitive ones past
     /// the budget: replayed under the config in force, every outcome comes out as it did; under
     /// a config that sends Slack to the summary, Slack's are what changes.
     @Test func replayReproducesADayAndSaysWhatAnotherConfigChanges() throws {
@@ -122,8 +122,17 @@ import Testing
             [focus work]
             allowed-apps = Mail
             """
-        let bus = try TestBus(config: config, threadCooldown: true)
+        let bus = try TestBus(config: config, wayland: true, threadCooldown: true)
+        let wayland = try #require(bus.wayland)
         let client = try bus.client()
+        func status() -> [String: BusValue] { (try? client.control("GetStatus").first?.vardictEntries) ?? [:] }
+        let window = try bus.start(TestBus.binaries.appendingPathComponent("test-window").path, ["dev.chime.TestWindow"])
+        defer { window.signal(SIGTERM) }
+        #expect(client.waitUntil { status()["focused-app"]?.string == "dev.chime.TestWindow" }, "\(status())")
+        func fullscreen(_ on: Bool) throws {
+            _ = try wayland.swaymsg(["fullscreen", on ? "enable" : "disable"])
+            #expect(client.waitUntil { status()["fullscreen"]?.bool == on }, "\(status())")
+        }
         let apps = ["Slack", "Mail", "Calendar", "Spam", "Pager", "News"]
         for index in 0..<300 {
             switch index {
@@ -131,6 +140,8 @@ import Testing
             case 120: #expect(try bus.chimectl("focus", "off").status == 0)
             case 150: #expect(try bus.chimectl("sharing", "on").status == 0)
             case 180: #expect(try bus.chimectl("sharing", "off").status == 0)
+            case 210, 260: try fullscreen(true)
+            case 240, 280: try fullscreen(false)
             default: break
             }
             let app = apps[index % apps.count]
@@ -141,6 +152,7 @@ import Testing
             let summary = app == "Spam" && index % 4 == 0 ? "Deal!" : "\(app) \(index)"
             _ = try client.notify(app: app, summary: summary, body: "body", hints: hints)
         }
+        #expect(try client.list().filter { $0["summary"]?.string == "While Full Screen was on" }.count == 2, "two spells held what came")
         let same = try bus.chimectl("replay", "--json")
         #expect(same.status == 0, "\(same.stderr)")
         let parsed = try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any]
