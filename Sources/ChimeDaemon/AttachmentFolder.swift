@@ -107,9 +107,9 @@ final class AttachmentFolder {
         let copy = open(incoming, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard copy >= 0 else { return .failure(.init("cannot create \(incoming): \(String(cString: strerror(errno)))")) }
         defer { close(copy) }
-        if let problem = Self.copyBytes(from: source, to: copy, count: size) {
+        if let problem = Self.steadyCopy(from: source, to: copy, count: size) {
             unlink(incoming)
-            return .failure(.init("cannot copy it into \(folder): \(problem)"))
+            return .failure(.init(problem))
         }
         let bytes = DescriptorBytes(descriptor: copy, size: size)
         let type = ContentTypes.type(of: bytes.read(at: 0, count: 4096))
@@ -159,6 +159,32 @@ final class AttachmentFolder {
             let order = (parts.first ?? 0) << 20 | (parts.count > 1 ? parts[1] & 0xFFFFF : 0)
             return AttachmentQuota.Stored(path: entry.path, bytes: Int64(entry.info.st_size), stored: order)
         }
+    }
+
+    /// A copy of a file that held still while it was copied: read back against the file, and
+    /// made again (three tries) when an app rewrote it meanwhile, so what is checked and kept is
+    /// the file as it was at one moment, not a mix of two versions.
+    private static func steadyCopy(from source: Int32, to target: Int32, count: Int64) -> String? {
+        for _ in 0..<3 {
+            if let problem = copyBytes(from: source, to: target, count: count) { return "cannot copy it: \(problem)" }
+            if same(source, target, count: count) { return nil }
+            guard ftruncate(target, 0) == 0 else { return "cannot copy it: \(String(cString: strerror(errno)))" }
+        }
+        return "it changed while it was copied, three times; send it once it is written"
+    }
+
+    /// Whether the first `count` bytes of both files are the same.
+    private static func same(_ one: Int32, _ other: Int32, count: Int64) -> Bool {
+        let chunk = 64 * 1024
+        var left = [UInt8](repeating: 0, count: chunk), right = [UInt8](repeating: 0, count: chunk)
+        var offset: Int64 = 0
+        while offset < count {
+            let want = Int(min(Int64(chunk), count - offset))
+            guard pread(one, &left, want, off_t(offset)) == want, pread(other, &right, want, off_t(offset)) == want,
+                  left.prefix(want) == right.prefix(want) else { return false }
+            offset += Int64(want)
+        }
+        return true
     }
 
     /// The first `count` bytes of `source` into `target`: shared blocks where the filesystem
