@@ -138,6 +138,8 @@ public struct DecisionFacts: Equatable, Sendable {
     }
 
     private static func escape(_ text: String) -> String {
+        // Most values (a level, a Focus's name, a number) have nothing to escape.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "=") }) { return text }
         var out = ""
         for character in text {
             switch character {
