@@ -11,7 +11,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxcb1-dev libxkbcommon-dev \
                libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxcb-randr0-dev \
                xvfb xdotool openbox x11-xserver-utils xsettingsd xwayland imagemagick sway grim bsdutils \
-               python3-gi gir1.2-notify-0.7 xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston
+               python3-gi gir1.2-notify-0.7 adwaita-icon-theme xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston
 
 # SwiftPM reads the libraries' pkg-config files itself and warns about every `-pthread` in them,
 # a flag glibc no longer needs: it reads copies without it, made here, before the system's.

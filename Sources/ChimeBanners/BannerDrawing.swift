@@ -34,7 +34,7 @@ final class BannerDrawing {
     let width: Int
     private(set) var height = 0
     private let look: BannerLook
-    private var icon: (surface: OpaquePointer, frame: Frame)?
+    private var icon: (surface: OpaquePointer, frame: Frame, symbolic: Bool)?
     private var texts: [(layout: OpaquePointer, x: Double, y: Double, colour: BannerLook.Colour)] = []
     private var age: (since: Int64, layout: OpaquePointer, right: Double, y: Double)?
     private var close = Frame(x: 0, y: 0, width: 0, height: 0)
@@ -69,11 +69,12 @@ final class BannerDrawing {
         let inset = look.borderWidth + look.padding
         let contentWidth = Double(width) - 2 * inset
         var textX = inset
-        if let surface = Self.icon(content, size: settings.iconSize, icons: icons, scale: scale, log: log) {
+        if let (surface, symbolic) = Self.icon(content, size: settings.iconSize, icons: icons, scale: scale, log: log) {
             let side = Double(settings.iconSize)
             let drawn = CairoImages.size(surface)
             // Centred in its square, as GTK centres an image smaller than its place.
-            icon = (surface, Frame(x: inset + (side - drawn.0) / 2, y: inset + (side - drawn.1) / 2, width: drawn.0, height: drawn.1))
+            icon = (surface, Frame(x: inset + (side - drawn.0) / 2, y: inset + (side - drawn.1) / 2, width: drawn.0, height: drawn.1),
+                    symbolic)
             textX += side + 10
         }
         let textWidth = Double(width) - inset - textX
@@ -237,7 +238,9 @@ final class BannerDrawing {
         paint.fill(whole, radius: radius, look.border)
         paint.fill(Frame(x: border, y: border, width: whole.width - 2 * border, height: whole.height - 2 * border),
                    radius: max(0, radius - border), look.background)
-        if let icon { paint.image(icon.surface, x: icon.frame.x, y: icon.frame.y) }
+        if let icon {
+            if icon.symbolic { paint.symbolic(icon.surface, x: icon.frame.x, y: icon.frame.y) } else { paint.image(icon.surface, x: icon.frame.x, y: icon.frame.y) }
+        }
         for text in texts { paint.text(text.layout, x: text.x, y: text.y, colour: text.colour) }
         if let age { paint.text(age.layout, x: age.right - Self.size(age.layout).width, y: age.y, colour: look.secondary) }
         paint.cross(in: close)
@@ -311,6 +314,15 @@ final class BannerDrawing {
 
     // MARK: Images
 
+    /// GTK's test: the file's name, without its extension, ends in `-symbolic` (or `.symbolic`,
+    /// the name of a symbolic icon GTK made into a PNG).
+    static func isSymbolic(_ path: String) -> Bool {
+        guard let name = path.split(separator: "/").last else { return false }
+        let stem = name.split(separator: ".", omittingEmptySubsequences: false).count > 1
+            ? name[..<(name.lastIndex(of: ".") ?? name.endIndex)] : name[...]
+        return stem.hasSuffix("-symbolic") || stem.hasSuffix(".symbolic")
+    }
+
     /// The body's first image (`<img src>`: a file chimed checked, or an icon name), at most
     /// `width` wide and 120 pixels high, never enlarged; its alt text stays in the text. One
     /// that cannot be shown is said in the log.
@@ -329,16 +341,18 @@ final class BannerDrawing {
     }
 
     /// The image-data, else the icon file or themed name, else the icon of the app's desktop
-    /// file, scaled to the icon size. A file that cannot be shown is said in the log, and the
-    /// banner goes without it.
-    private static func icon(_ content: BannerContent, size: Int, icons: IconTheme, scale: Int, log: (String) -> Void) -> OpaquePointer? {
-        if let image = content.image, let surface = CairoImages.surface(image, size: size, scale: scale) { return surface }
+    /// file, scaled to the icon size, and whether it is a symbolic icon (`*-symbolic`, the kind
+    /// GNOME apps and system tools send), drawn in the text's colour as GTK draws them. A file
+    /// that cannot be shown is said in the log, and the banner goes without it.
+    private static func icon(_ content: BannerContent, size: Int, icons: IconTheme, scale: Int,
+                             log: (String) -> Void) -> (OpaquePointer, symbolic: Bool)? {
+        if let image = content.image, let surface = CairoImages.surface(image, size: size, scale: scale) { return (surface, false) }
         let named = content.icon.flatMap { $0.isEmpty ? nil : $0 }
         guard let icon = named ?? content.desktopEntry.flatMap(DesktopApps.icon) else { return nil }
         let path = icon.hasPrefix("/") ? icon : icons.file(icon, size: size * scale)
         guard let path else { return nil }
         switch CairoImages.surface(file: path, size: size, scale: scale) {
-        case .success(let surface): return surface
+        case .success(let surface): return (surface, isSymbolic(path))
         case .failure(let problem):
             log("\(problem); notification \(content.id)'s banner goes without it")
             return nil

@@ -31,6 +31,26 @@ import Testing
         #expect(try display.waitForWindows { $0.isEmpty }.isEmpty)
     }
 
+    /// A symbolic icon (`*-symbolic`, as GNOME apps and volume scripts send) is drawn in the
+    /// banner's text colour, as GTK draws them: light on the dark banner, not Adwaita's dark grey.
+    @Test(arguments: Drawing.allCases) func aSymbolicIconIsDrawnInTheTextColour(_ drawing: Drawing) throws {
+        let display = try XDisplay()
+        let bus = try TestBus(display: display, drawing: drawing)
+        _ = try bus.run("notify-send", ["-t", "0", "-i", "audio-volume-high-symbolic", "Volume", "50%"])
+        let banner = try #require(try display.waitForWindows { $0.count == 1 }.first)
+        let shot = bus.directory.appendingPathComponent("symbolic.png").path
+        // The icon's square (48, inside the border and padding) against the banner's background
+        // under it, where nothing is drawn.
+        var icon = 0.0, background = 0.0
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            try display.screenshot(to: shot)
+            icon = try XDisplay.brightness(x: banner.x + 14, y: banner.y + 14, width: 46, height: 46, in: shot)
+            background = try XDisplay.brightness(x: banner.x + 14, y: banner.y + banner.height - 8, width: 46, height: 4, in: shot)
+        } while icon - background < 0.08 && Date() < deadline
+        #expect(icon - background >= 0.08, "icon \(icon), background \(background)")
+    }
+
     /// Banners of different heights (a wrapped body, buttons, a progress bar) sit one under the
     /// other with the configured gap between them, all on the screen: each is placed by the
     /// height it has at the configured width, not at the narrowest its text could wrap to.
