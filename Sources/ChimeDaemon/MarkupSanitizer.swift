@@ -3,8 +3,8 @@ import ChimeGLib
 
 /// Makes a notification body safe to render: `<b> <i> <u> <a href> <img src alt>` stay (a link
 /// only to http, https or mailto: `LinkScheme`),
-/// `<br>` becomes a line break, every other tag is shown as text, and a body that does
-/// not parse is shown as plain text. Parsing is GLib's GMarkup, not pattern matching; an '&' or
+/// `<br>` becomes a line break, every other tag is removed and its text kept (as dunst and
+/// mako do), and a body that does not parse is shown as plain text. Parsing is GLib's GMarkup, not pattern matching; an '&' or
 /// '<' that cannot begin markup is escaped first (`escapingStrays`).
 public struct MarkupSanitizer: Sendable {
     /// The `src` an `<img>` keeps (a file URI becomes its checked path, so presenters read
@@ -48,9 +48,7 @@ public struct MarkupSanitizer: Sendable {
                 output += "\n"
                 closers.append("")
             default:
-                let shown = ([name] + attributes.map { "\($0.name)=\"\($0.value)\"" }).joined(separator: " ")
-                output += MarkupParser.escape("<\(shown)>")
-                closers.append(MarkupParser.escape("</\(name)>"))
+                closers.append("")  // removed, its text kept, as dunst and mako show it
             }
         }
         parser.endElement = { _ in

@@ -34,9 +34,11 @@ import Testing
         #expect(sanitizer.sanitize(input) == expected)
     }
 
-    @Test func otherTagsAreShownAsText() {
-        #expect(sanitizer.sanitize("<script>alert(1)</script><b>x</b>")
-            == "&lt;script&gt;alert(1)&lt;/script&gt;<b>x</b>")
+    /// Design section 1: other tags are removed and their text kept, as dunst and mako show them.
+    @Test func otherTagsAreRemovedAndTheirTextKept() {
+        #expect(sanitizer.sanitize("<blink>x</blink>") == "x")
+        #expect(sanitizer.sanitize("<script>alert(1)</script><b>x</b>") == "alert(1)<b>x</b>")
+        #expect(sanitizer.sanitize("<span foreground=\"red\"><b>hot</b> &amp; cold</span>") == "<b>hot</b> &amp; cold")
     }
 
     @Test func attributesOtherThanTheAllowedOnesAreDropped() {

@@ -148,7 +148,8 @@ import Testing
         let client = try bus.client()
         _ = try client.notify(body: "<b>bold</b><script>x</script>")
         _ = try client.notify(body: "<b>unclosed")
+        _ = try bus.run("notify-send", ["blink", "<blink>x</blink>"])
         let bodies = try client.list().map { $0["body"]?.string }
-        #expect(bodies == ["<b>bold</b>&lt;script&gt;x&lt;/script&gt;", "&lt;b&gt;unclosed"])
+        #expect(bodies == ["<b>bold</b>x", "&lt;b&gt;unclosed", "x"], "other tags removed, their text kept; malformed shown as text")
     }
 }
