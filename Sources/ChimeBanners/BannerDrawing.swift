@@ -99,7 +99,7 @@ final class BannerDrawing {
             refreshAge(now: Int64(g_get_real_time()) / 1_000)
             right -= Self.size(layout).width + 6
         }
-        let appName = Self.layout(context, content.appName, font: fonts.appName, width: max(1, right - textX), lines: 1)
+        let appName = Self.layout(context, content.header, font: fonts.appName, width: max(1, right - textX), lines: 1)
         texts.append((appName, textX, y, look.secondary))
         y += max(headerHeight, Self.size(appName).height) + 2
 

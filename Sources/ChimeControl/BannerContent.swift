@@ -11,6 +11,10 @@ public struct BannerContent: Equatable, Sendable {
 
     public var id: UInt32
     public var appName: String
+    /// Where it came from, as KDE says (`x-kde-origin-name`: "My Phone").
+    public var origin: String?
+    /// The banner's first line: the app's name, and where it came from as Plasma shows it.
+    public var header: String { origin.map { "\(appName) · \($0)" } ?? appName }
     public var summary: String
     /// Sanitised markup (b, i, u, a href, img).
     public var body: String
@@ -64,7 +68,8 @@ public struct BannerContent: Equatable, Sendable {
     /// previews already redacted), so a presenter needs nothing but the bus.
     public init(id: UInt32, record: [String: BusValue]) {
         self.id = id
-        appName = record["app-name"]?.string ?? ""
+        appName = record["display-app-name"]?.string ?? record["app-name"]?.string ?? ""
+        origin = record["origin"]?.string
         summary = record["summary"]?.string ?? ""
         if let repeats = record["repeat-count"]?.integer, repeats > 1 { summary += " (\(repeats)x)" }
         if let burst = record["thread-count"]?.integer, burst > 1 { summary += " · \(burst) new" }

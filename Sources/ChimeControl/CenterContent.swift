@@ -29,7 +29,7 @@ public struct CenterContent: Equatable, Sendable {
         public init(record: [String: BusValue]) {
             id = record["id"]?.uint32 ?? 0
             app = record["app-identity"]?.string ?? ""
-            appName = record["app-name"]?.string ?? ""
+            appName = record["display-app-name"]?.string ?? record["app-name"]?.string ?? ""
             summary = record["summary"]?.string ?? ""
             body = record["body"]?.string ?? ""
             created = record["created"]?.integer ?? 0

@@ -60,6 +60,8 @@ public enum NotificationRecord {
         add("app-icon", request.appIcon.map { .string($0) })
         add("category", hints.category.map { .string($0) })
         add("desktop-entry", hints.desktopEntry.map { .string($0) })
+        add("display-app-name", hints.displayAppName.map { .string($0) })
+        add("origin", hints.originName.map { .string($0) })
         if !redacted {
             // A communication notification's image is the sender's avatar, shown instead of the app icon.
             add("person", InterruptionPolicy.person(request).map { .string($0) })

@@ -10,6 +10,7 @@ public enum HintName: Int, CaseIterable, Sendable {
     case replyPlaceholder, replySubmitText, replySubmitIcon
     case interruptionLevel, relevance, marketing, thread, sender, hiddenPreviewBody, destructiveActions, interrupt
     case kdeURLs, attachments
+    case kdeOriginName, kdeAppName, kdeDisplayAppName, kdeUserActionFeedback
 
     public var text: String {
         switch self {
@@ -48,6 +49,10 @@ public enum HintName: Int, CaseIterable, Sendable {
         case .interrupt: "x-chime-interrupt"
         case .kdeURLs: "x-kde-urls"
         case .attachments: "x-chime-attachments"
+        case .kdeOriginName: "x-kde-origin-name"
+        case .kdeAppName: "x-kde-appname"
+        case .kdeDisplayAppName: "x-kde-display-appname"
+        case .kdeUserActionFeedback: "x-kde-user-action-feedback"
         }
     }
 

@@ -42,6 +42,15 @@ public struct NotificationHints: Equatable, Sendable {
     public var attachmentRequests: [AttachmentRequest] = []
     /// The files it carries, in Chime's attachment store.
     public var attachments: [Attachment] = []
+    /// KDE's `x-kde-origin-name`: the device or account it came from ("My Phone"), shown after
+    /// the app's name as Plasma shows it.
+    public var originName: String?
+    /// KDE's `x-kde-appname` (the notifyrc component): names the app when no desktop entry does.
+    public var kdeAppName: String?
+    /// KDE's `x-kde-display-appname`: the app name shown (KDE Connect sends the phone app's).
+    public var displayAppName: String?
+    /// KDE's `x-kde-user-action-feedback`: it confirms something the person just did.
+    public var userActionFeedback = false
 
     public struct Position: Equatable, Sendable {
         public var x: Int32
@@ -124,6 +133,10 @@ public struct NotificationHints: Equatable, Sendable {
         if let urls = reader.strings(.kdeURLs, limit: NotifyLimits.hintStringBytes) {
             attachmentRequests += AttachmentRequest.decode(kdeURLs: urls, problems: &reader.problems)
         }
+        originName = reader.string(.kdeOriginName)
+        kdeAppName = reader.string(.kdeAppName)
+        displayAppName = reader.string(.kdeDisplayAppName)
+        userActionFeedback = reader.bool(.kdeUserActionFeedback) ?? false
         if !reader.problems.isEmpty { problems += reader.problems }  // appending none cost 150 instructions
     }
 }

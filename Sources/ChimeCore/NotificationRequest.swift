@@ -70,9 +70,11 @@ public struct NotificationRequest: Equatable, Sendable {
     /// Its thread (the README's threads): `x-chime-thread`, else the stack tag, else the app.
     public var thread: String { box.fields.hints.thread ?? box.fields.hints.stackTag ?? appIdentity }
 
-    /// Who sent it, for settings and ownership: the desktop entry, else the app name.
+    /// Who sent it, for settings and ownership: the desktop entry, else KDE's component name
+    /// (`x-kde-appname`), else the app name.
     public var appIdentity: String {
         if let entry = box.fields.hints.desktopEntry, !entry.isEmpty { return entry }
+        if let component = box.fields.hints.kdeAppName, !component.isEmpty { return component }
         return box.fields.appName
     }
 }

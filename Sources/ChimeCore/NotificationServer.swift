@@ -141,7 +141,7 @@ public struct NotificationServer: Sendable {
     }
 
     /// The open notification this request replaces: its replaces_id, else a stack tag of the same
-    /// app sent by the same connection or identity. Throws when the caller may not replace it.
+    /// app, one the caller may replace (`owns`). Throws when the caller may not replace it.
     public func replacementTarget(for request: NotificationRequest, from sender: String,
                                   identity: SenderIdentity?) throws(RequestError) -> Notification? {
         if request.replacesID != 0, let existing = open[request.replacesID] {
@@ -342,10 +342,15 @@ public struct NotificationServer: Sendable {
 
     // MARK: Internals
 
-    /// The connection that sent it, or another the system says is the same app (a script's
-    /// second gdbus, `notify-send -r` from a new process, a second instance); never a claim alone.
+    /// Whether `caller` may close or replace it (design section 14: the boundary is the sandbox):
+    /// the connection that sent it, another the system says is the same app (`notify-send -r`
+    /// from a new process, a second instance), or, when neither is in a sandbox, any program of
+    /// the user's (a script's gdbus closing what its notify-send sent, as dunst and mako allow).
+    /// Never a claim alone; a caller the system could not name reaches only its own.
     private func owns(_ notification: Notification, caller: String, identity: SenderIdentity?) -> Bool {
-        notification.sender == caller || (identity != nil && identity == notification.senderIdentity)
+        if notification.sender == caller { return true }
+        guard let identity, let theirs = notification.senderIdentity else { return false }
+        return identity == theirs || (!identity.isSandboxed && !theirs.isSandboxed)
     }
 
     /// When it expires, as its decision says (without one, as the request asks).

@@ -71,6 +71,11 @@ extension Daemon {
                 apply(events)
                 return [.uint32(UInt32(events.count))]
             },
+            "ReadAll": { [unowned self] _ in
+                let events = attention.readAll()
+                apply(events)
+                return [.uint32(UInt32(events.count))]
+            },
             "Restore": { [unowned self] call throws(BusError) in
                 apply(attention.presentAgain(try centerNotification(call.arguments[0].uint32 ?? 0), now: now))
                 return []

@@ -36,15 +36,17 @@ extension Daemon {
 
     /// A page of `notifications` in their order, from just after the one `after` names (or, if that
     /// one has closed since, the first with a higher id).
-    static func page(of notifications: [Notification], options: BusValue) throws(BusError) -> [BusValue] {
+    /// `unread`: whether the center has one unread, said in its record as the center's are.
+    static func page(of notifications: [Notification], options: BusValue, unread: (UInt32) -> Bool = { _ in false }) throws(BusError) -> [BusValue] {
         var start = notifications.startIndex
         if let after = try RecordPage.after(options.vardictEntries ?? [:]) {
             start = notifications.firstIndex { $0.id == after }.map { $0 + 1 } ?? notifications.firstIndex { $0.id > after }
                 ?? notifications.endIndex
         }
         var page = RecordPage()
-        for notification in notifications[start...] where !page.add(NotificationRecord.busValue(notification), id: notification.id) {
-            break
+        for notification in notifications[start...] {
+            let entries = NotificationRecord.entries(notification) + (unread(notification.id) ? [("unread", .bool(true))] : [])
+            guard page.add(.vardict(entries), id: notification.id) else { break }
         }
         return page.reply
     }
@@ -79,7 +81,7 @@ extension Daemon {
                 ] + desktopStatus + (store?.notKept.map { [("history-problem", .string($0))] } ?? []))]
             },
             "List": { [unowned self] call throws(BusError) in
-                try Self.page(of: attention.server.notifications, options: call.arguments[0])
+                try Self.page(of: attention.server.notifications, options: call.arguments[0], unread: attention.unread.isUnread)
             },
             "Reply": { [unowned self] call throws(BusError) in
                 guard case .uint32(let id) = call.arguments[0], case .string(let text) = call.arguments[1] else { return [] }

@@ -10,7 +10,7 @@ public enum ImageReference {
     /// The icon name or absolute file path to use, or why the reference is refused.
     public static func check(_ reference: String) -> Result<String, HintProblem> {
         if reference.hasPrefix("file://") {
-            guard let path = pathFromURI(reference) else { return .failure(.init("\(reference) is not a valid file URI")) }
+            guard let path = LocalFile.path(fromURI: reference) else { return .failure(.init("\(reference) is not a valid file URI")) }
             return checkFile(path)
         }
         if reference.hasPrefix("/") { return checkFile(reference) }
@@ -25,12 +25,6 @@ public enum ImageReference {
             (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a)
                 || byte == 0x2d || byte == 0x5f || byte == 0x2e || byte == 0x2b
         }
-    }
-
-    private static func pathFromURI(_ uri: String) -> String? {
-        guard let path = g_filename_from_uri(uri, nil, nil) else { return nil }
-        defer { g_free(path) }
-        return String(cString: path)
     }
 
     static func checkFile(_ path: String) -> Result<String, HintProblem> {

@@ -1,3 +1,4 @@
+import CGLib
 import ChimeCore
 import Glibc
 
@@ -30,14 +31,29 @@ enum LocalFile {
         }
         return .success(path)
     }
+
+    /// The local path a `file://` URI names (GLib's reading of it: escapes, host); nil for one
+    /// that names none.
+    static func path(fromURI uri: String) -> String? {
+        guard let path = g_filename_from_uri(uri, nil, nil) else { return nil }
+        defer { g_free(path) }
+        return String(cString: path)
+    }
 }
 
-/// `sound-file`: Ogg, WAV, FLAC or MP3, at most 5 MB (the README's sound section).
+/// `sound-file`: Ogg, WAV, FLAC or MP3, at most 5 MB (the README's sound section), named by a
+/// path or a `file://` URI.
 enum SoundFile {
     static let maximumBytes = 5 * 1024 * 1024
 
-    static func check(_ path: String) -> Result<String, HintProblem> {
-        LocalFile.check(path, maximumBytes: maximumBytes, kind: "audio") { isAudio(Array($0)) }
+    /// The path to play, from a path or a `file://` URI (python desktop-notifier sends one).
+    static func check(_ reference: String) -> Result<String, HintProblem> {
+        var path = reference
+        if reference.hasPrefix("file://") {
+            guard let local = LocalFile.path(fromURI: reference) else { return .failure(.init("\(reference) is not a valid file URI")) }
+            path = local
+        }
+        return LocalFile.check(path, maximumBytes: maximumBytes, kind: "audio") { isAudio(Array($0)) }
     }
 
     static func isAudio(_ bytes: [UInt8]) -> Bool {

@@ -16,10 +16,13 @@ struct NameOwnership {
                 switch try connection.requestName(name, replace: replace) {
                 case .primaryOwner, .alreadyOwner: continue
                 case .exists:
-                    let owner = describeOwner(of: name)
-                    throw Refusal(message: replace
-                        ? "\(name) is owned by \(owner), which does not allow replacement; stop it first (for example: systemctl --user stop dunst mako swaync)"
-                        : "\(name) is already owned by \(owner); stop it, or run chimed --replace")
+                    let (owner, program) = describeOwner(of: name)
+                    // Only another chimed gives the name up on request; dunst, mako and swaync do not.
+                    let stop = program.map { "stop it first: systemctl --user disable --now \($0).service, or pkill -x \($0)" }
+                        ?? "stop it first"
+                    throw Refusal(message: program == "chimed" && !replace
+                        ? "\(name) is already owned by \(owner); stop it, or run chimed --replace"
+                        : "\(name) is already owned by \(owner), which does not give it up; \(stop)")
                 }
             } catch let error as BusError {
                 throw Refusal(message: "cannot own \(name): \(error.message)")
@@ -31,15 +34,16 @@ struct NameOwnership {
         }
     }
 
-    /// "dunst (pid 1234)", or as much of that as the bus and /proc tell.
-    func describeOwner(of name: String) -> String {
+    /// "dunst (pid 1234)", or as much of that as the bus and /proc tell, and the program's name.
+    func describeOwner(of name: String) -> (description: String, program: String?) {
         guard case .string(let owner)? = try? connection.busCall("GetNameOwner", [.string(name)]).first else {
-            return "another process"
+            return ("another process", nil)
         }
         guard case .uint32(let pid)? = try? connection.busCall("GetConnectionUnixProcessID", [.string(owner)]).first else {
-            return owner
+            return (owner, nil)
         }
-        return "\(processName(pid) ?? "process") (pid \(pid))"
+        let program = processName(pid)
+        return ("\(program ?? "process") (pid \(pid))", program)
     }
 
     private func processName(_ pid: UInt32) -> String? {

@@ -43,6 +43,8 @@ public struct NotifyDecoder: Sendable {
             request.hints.desktopEntry = nil
             problems.append("desktop-entry is not the name of a desktop file (it has a '/' or a control character, or is over 255 bytes); the app name identifies the app")
         }
+        // What a browser's urgency critical means: stay until the person acts (`StayOnScreen`).
+        if StayOnScreen.asks(request) { request.hints.resident = true }
         checkFiles(of: &request, problems: &problems)
         say(problems, of: request)
         return request
@@ -88,9 +90,9 @@ public struct NotifyDecoder: Sendable {
             let usable = checked(path, as: "image-path", problems: &problems)
             if usable != path { request.hints.imagePath = usable }
         }
-        if let path = request.hints.soundFile {
-            switch SoundFile.check(path) {
-            case .success: break
+        if let reference = request.hints.soundFile {
+            switch SoundFile.check(reference) {
+            case .success(let path): if path != reference { request.hints.soundFile = path }
             case .failure(let problem):
                 request.hints.soundFile = nil
                 problems.append("sound-file: \(problem); the level's sound plays instead")

@@ -106,7 +106,7 @@ final class Banner {
         }
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
-        gtk_box_pack_start(header.cast(GtkBox.self), label(content.appName, markup: false, style: "app-name", lines: 1), 1, 1, 0)
+        gtk_box_pack_start(header.cast(GtkBox.self), label(content.header, markup: false, style: "app-name", lines: 1), 1, 1, 0)
         if content.staysSince != nil {
             let label = gtk_label_new(nil)!
             label.addClass("age")

@@ -127,6 +127,7 @@ public final class CenterPanel {
             return true
         }
         header.show(status)
+        header.show(content)
         list.focusNames = Dictionary(status.modes.map { ($0.name, $0.displayName) }, uniquingKeysWith: { first, _ in first })
         list.show(content)
         if let report { activity.show(report) }
@@ -147,6 +148,7 @@ public final class CenterPanel {
     /// The center's notifications as they are now (searched, when a search is typed).
     public func show(_ content: CenterContent) {
         self.content = content
+        header?.show(content)
         list?.show(content)
     }
 

@@ -1,8 +1,10 @@
 import CGtk
+import ChimeControl
 import ChimeCore
 
 /// The panel's header: its title, the Activity switch and the close button; the active Focus and
-/// when it ends; a button for each Focus mode (Do Not Disturb with how long), and mute.
+/// when it ends; a button for each Focus mode (Do Not Disturb with how long), and mute; Mark all
+/// read and Clear all, as swaync has them.
 final class PanelHeader {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let actions: CenterPanel.Actions
@@ -11,6 +13,11 @@ final class PanelHeader {
     private let problemLine: UnsafeMutablePointer<GtkWidget>
     private let modes: UnsafeMutablePointer<GtkWidget>
     private let mute: UnsafeMutablePointer<GtkWidget>
+    private let markAllRead: UnsafeMutablePointer<GtkWidget>
+    private let clearAll: UnsafeMutablePointer<GtkWidget>
+    /// What the list's groups show now (under a search, the matches): what the two act on; not
+    /// what a Focus holds or the summary waits for.
+    private var shown: (all: [UInt32], unread: [UInt32]) = ([], [])
     private var status: CenterPanel.Status?
     /// While `show` sets the mute button, its "toggled" is not the person's.
     private var settingMute = false
@@ -49,14 +56,34 @@ final class PanelHeader {
         gtk_flow_box_set_max_children_per_line(modes.cast(GtkFlowBox.self), 3)
         gtk_flow_box_set_homogeneous(modes.cast(GtkFlowBox.self), 1)
         gtk_box_pack_start(widget.cast(GtkBox.self), modes, 0, 0, 0)
+        let everything = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        everything.addClass("center-all")
+        gtk_box_pack_start(everything.cast(GtkBox.self), gtk_label_new("")!, 1, 1, 0)
+        markAllRead = gtk_button_new_with_label("Mark all read")!
+        clearAll = gtk_button_new_with_label("Clear all")!
+        gtk_box_pack_start(everything.cast(GtkBox.self), markAllRead, 0, 0, 0)
+        gtk_box_pack_start(everything.cast(GtkBox.self), clearAll, 0, 0, 0)
+        gtk_box_pack_start(widget.cast(GtkBox.self), everything, 0, 0, 0)
         mute = gtk_toggle_button_new_with_label("Mute")!
         g_object_ref_sink(UnsafeMutableRawPointer(mute))
+        GtkSignals.connect(markAllRead.raw, "clicked") { [unowned self] in actions.read(shown.unread) }
+        GtkSignals.connect(clearAll.raw, "clicked") { [unowned self] in actions.clear(shown.all) }
         GtkSignals.connect(mute.raw, "toggled") { [unowned self] in
             if !settingMute { actions.setMuted(gtk_toggle_button_get_active(mute.cast(GtkToggleButton.self)) != 0) }
         }
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(mute)) }
+
+    /// Sets what Mark all read and Clear all act on: every notification the groups show.
+    func show(_ content: CenterContent) {
+        let items = content.groups.flatMap(\.items)
+        shown = (items.map(\.id), items.filter(\.unread).map(\.id))
+        gtk_widget_set_sensitive(markAllRead, shown.unread.isEmpty ? 0 : 1)
+        gtk_widget_set_sensitive(clearAll, shown.all.isEmpty ? 0 : 1)
+        Accessible.name(markAllRead, "Mark all \(shown.unread.count) unread notifications read")
+        Accessible.name(clearAll, "Clear all \(shown.all.count) notifications")
+    }
 
     func show(_ status: CenterPanel.Status) {
         guard status != self.status else { return }

@@ -19,6 +19,8 @@ enum KeptHints {
         add(.replyPlaceholder, request.hints.replyPlaceholder.map { .string($0) })
         add(.replySubmitText, request.hints.replySubmitText.map { .string($0) })
         add(.hiddenPreviewBody, request.hints.hiddenPreviewBody.map { .string($0) })
+        add(.kdeOriginName, request.hints.originName.map { .string($0) })
+        add(.kdeDisplayAppName, request.hints.displayAppName.map { .string($0) })
         add(.destructiveActions, request.hints.destructiveActions.isEmpty ? nil : .stringArray(request.hints.destructiveActions))
         add(.attachments, request.hints.attachments.isEmpty ? nil : .stringArray(request.hints.attachments.map(\.storedLine)))
         return pairs.isEmpty ? nil : JSONText.object(pairs)
@@ -32,7 +34,7 @@ enum KeptHints {
 
     /// What a query selects to read them back, in `read`'s order (SQLite's JSON functions).
     static let columns = [HintName.imagePath, .soundName, .soundFile, .suppressSound, .actionIcons, .value,
-                          .replyPlaceholder, .replySubmitText, .hiddenPreviewBody]
+                          .replyPlaceholder, .replySubmitText, .hiddenPreviewBody, .kdeOriginName, .kdeDisplayAppName]
         .map { "json_extract(hints, '$.\"\($0.text)\"')" }
         .joined(separator: ", ")
         + ", (SELECT group_concat(value, char(31)) FROM json_each(hints, '$.\"\(HintName.destructiveActions.text)\"'))"
@@ -49,12 +51,14 @@ enum KeptHints {
         hints.replyPlaceholder = row.text(first + 6)
         hints.replySubmitText = row.text(first + 7)
         hints.hiddenPreviewBody = row.text(first + 8)
-        hints.destructiveActions = row.text(first + 9).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+        hints.originName = row.text(first + 9)
+        hints.displayAppName = row.text(first + 10)
+        hints.destructiveActions = row.text(first + 11).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
         hints.attachments = attachments(row, from: first)
     }
 
     /// Just the attachments, from a row whose columns from `first` on are `columns`.
     static func attachments(_ row: SQLiteDatabase.Row, from first: Int32) -> [Attachment] {
-        row.text(first + 10).map { $0.split(separator: "\u{1F}").compactMap { Attachment(storedLine: String($0)) } } ?? []
+        row.text(first + 12).map { $0.split(separator: "\u{1F}").compactMap { Attachment(storedLine: String($0)) } } ?? []
     }
 }

@@ -178,8 +178,8 @@ extension NotificationStore {
         relevance, \(KeptHints.columns), reasons
         """
 
-    /// Where `columns` has `reasons`: after KeptHints' eleven.
-    static let reasonsColumn: Int32 = 37
+    /// Where `columns` has `reasons`: after KeptHints' thirteen.
+    static let reasonsColumn: Int32 = 39
 
     private static func actions(_ row: SQLiteDatabase.Row) -> [String] {
         row.text(12).map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []

@@ -36,10 +36,14 @@ enum CenterCommands {
     }
 
     static func read(_ arguments: inout Arguments) throws(CommandLineError) {
+        if arguments.flag("--all") {
+            try arguments.done()
+            _ = try ControlClient().call("ReadAll")
+            return
+        }
         if let app = try arguments.option("--app") {
             try arguments.done()
-            let count = try ControlClient().call("ReadApp", [.string(app)]).first?.integer ?? 0
-            print("marked \(count) notification\(count == 1 ? "" : "s") from \(app) read")
+            _ = try ControlClient().call("ReadApp", [.string(app)])
             return
         }
         var ids: [UInt32] = [try arguments.id()]
@@ -64,7 +68,6 @@ enum CenterCommands {
         guard let seconds = DurationText.seconds(text) else { throw .usage("'\(text)' is not a duration, like 10m or 1h30m") }
         try arguments.done()
         _ = try ControlClient().call("Snooze", [.uint32(id), .uint32(UInt32(seconds))])
-        print("snoozed \(id) for \(text)")
     }
 
     static func delete(_ arguments: inout Arguments) throws(CommandLineError) {
@@ -77,8 +80,7 @@ enum CenterCommands {
         let app = try arguments.option("--app")
         try arguments.done()
         let filter: [(String, BusValue)] = app.map { [("app", .string($0))] } ?? []
-        let count = try ControlClient().call("Clear", [.vardict(filter)]).first?.integer ?? 0
-        print("deleted \(count) notification\(count == 1 ? "" : "s") from the center")
+        _ = try ControlClient().call("Clear", [.vardict(filter)])
     }
 
     static func badges(_ arguments: inout Arguments) throws(CommandLineError) {

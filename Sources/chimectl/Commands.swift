@@ -142,11 +142,15 @@ enum Commands {
             return
         }
         if entries.isEmpty { TextTable.printEmpty("no notifications in the history"); return }
-        var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "SUMMARY")
+        var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "UNREAD", "SUMMARY")
         for entry in entries {
             let created = entry["created"]?.integer.map { LocalTimeText.short($0) } ?? ""
-            var cells = ["id", "created", "app-name", "level", "state", "summary"].map { key in
-                key == "created" ? created : (entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? "").withoutControlCharacters()
+            var cells = ["id", "created", "app-name", "level", "state", "unread", "summary"].map { key in
+                switch key {
+                case "created": created
+                case "unread": entry["unread"]?.bool == true ? "unread" : ""
+                default: (entry[key].map { $0.string ?? $0.integer.map(String.init) ?? "" } ?? "").withoutControlCharacters()
+                }
             }
             // As dunst shows stacked duplicates: the count after the summary.
             if let count = entry["repeat-count"]?.integer { cells[cells.count - 1] += " (\(count)x)" }
@@ -178,9 +182,9 @@ enum Commands {
         case "status": muted = wasMuted
         default: throw .usage("mute needs on, off, toggle or status")
         }
-        if command != "status" { _ = try client.call("SetMuted", [.bool(muted)]) }
+        guard command == "status" else { return _ = try client.call("SetMuted", [.bool(muted)]) }
         print(muted ? "mute: on (critical notifications still sound)" : "mute: off")
-        if command == "status", !muted { exit(1) }
+        if !muted { exit(1) }
     }
 
     /// `chimectl count [--unread]`: how many notifications are open, or unread in the center,
@@ -202,8 +206,7 @@ enum Commands {
             printNotifications(waiting, json: json)
         case "now":
             try arguments.done()
-            let count = try ControlClient().call("SummaryNow").first?.integer ?? 0
-            print(count == 0 ? "nothing was waiting for the summary" : "delivered a summary of \(count) notification\(count == 1 ? "" : "s")")
+            _ = try ControlClient().call("SummaryNow")
         case let other:
             throw .usage(other.map { "unknown summary command '\($0)'" } ?? "summary needs list or now")
         }
@@ -215,7 +218,7 @@ enum Commands {
             return
         }
         if notifications.isEmpty { TextTable.printEmpty("no notifications"); return }
-        var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "SUMMARY", "ACTIONS")
+        var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "UNREAD", "SUMMARY", "ACTIONS")
         for notification in notifications {
             let actions = Action.pairs(notification["actions"]?.strings ?? []).map { $0.key.withoutControlCharacters() }
             table.add([
@@ -224,6 +227,7 @@ enum Commands {
                 (notification["app-name"]?.string ?? "").withoutControlCharacters(),
                 notification["level"]?.string ?? "",
                 notification["state"]?.string ?? "",
+                notification["unread"]?.bool == true ? "unread" : "",
                 (notification["summary"]?.string ?? "").withoutControlCharacters(),
                 actions.isEmpty ? "" : "[" + actions.joined(separator: ", ") + "]",
             ])
@@ -282,8 +286,7 @@ enum Commands {
         }
         if let app = try arguments.option("--app") {
             try arguments.done()
-            let count = try ControlClient().call("DismissApp", [.string(app)]).first?.integer ?? 0
-            print("dismissed \(count) notification\(count == 1 ? "" : "s") from \(app)".withoutControlCharacters())
+            _ = try ControlClient().call("DismissApp", [.string(app)])
             return
         }
         let given = arguments.isEmpty ? nil : try arguments.id()

@@ -22,14 +22,14 @@ enum FocusCommands {
         }
     }
 
-    /// `chimectl dnd on|off|toggle|status`: each says the state it leaves, the same way;
-    /// `status` exits 0 while Do Not Disturb is on and 1 when not (as `dunstctl is-paused -e`).
+    /// `chimectl dnd on|off|toggle|status`: silent on success, as every command that changes
+    /// something; `status` says it, and exits 0 while Do Not Disturb is on and 1 when not (as
+    /// `dunstctl is-paused -e`).
     static func dnd(_ arguments: inout Arguments) throws(CommandLineError) {
         let command = arguments.next()
         try arguments.done()
         let client = try ControlClient()
-        let active = { () throws(CommandLineError) in try client.call("FocusStatus").first?.vardictEntries?["active"]?.string ?? "" }
-        var focus = try active()
+        let focus = try client.call("FocusStatus").first?.vardictEntries?["active"]?.string ?? ""
         let wasOn = focus == FocusMode.doNotDisturb
         switch (command, wasOn) {
         case ("on", false), ("toggle", false): _ = try client.call("FocusOn", [.string(FocusMode.doNotDisturb), .vardict([])])
@@ -37,10 +37,10 @@ enum FocusCommands {
         case ("on", true), ("off", false), ("status", _): break
         default: throw .usage("dnd needs on, off, toggle or status")
         }
-        if command != "status" { focus = try active() }
+        guard command == "status" else { return }
         let on = focus == FocusMode.doNotDisturb
         print("Do Not Disturb: " + (on ? "on" : focus.isEmpty ? "off" : "off (Focus \(focus) is on)"))
-        if command == "status", !on { exit(1) }
+        if !on { exit(1) }
     }
 
     /// `chimectl sharing on|off|status`: for a screencast portal's hooks (xdg-desktop-portal-wlr's
@@ -51,14 +51,14 @@ enum FocusCommands {
         let client = try ControlClient()
         switch command {
         case "on", "off":
-            _ = try client.call("SetSharing", [.bool(command == "on")])
+            return _ = try client.call("SetSharing", [.bool(command == "on")])
         case "status":
             break
         default: throw .usage("sharing needs on, off or status")
         }
         let sharing = try client.call("FocusStatus").first?.vardictEntries?["sharing"]?.bool ?? false
         print(sharing ? "sharing: on (only critical notifications show, their previews hidden)" : "sharing: off")
-        if command == "status", !sharing { exit(1) }
+        if !sharing { exit(1) }
     }
 
     /// `--for DURATION` or `--until HH:MM`, checked here so mistakes get the usage (exit 2).

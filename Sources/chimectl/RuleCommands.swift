@@ -34,7 +34,6 @@ enum RuleCommands {
         default: throw .usage("rule \(name) needs enable, disable or toggle")
         }
         _ = try client.call("SetRuleEnabled", [.string(name), .bool(enabled)])
-        print("rule \(name): \(enabled ? "enabled" : "disabled")".withoutControlCharacters())
     }
 
     static func ordered(_ entries: [String: BusValue]) -> [(String, BusValue)] {

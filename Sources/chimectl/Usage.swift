@@ -27,7 +27,8 @@ enum Usage {
       dismiss [ID | --all | --app APP]
                                close notifications as the user (reason 2): one, all, or an app's;
                                without ID, the newest banner
-      read ID... | --app APP   mark notifications read; badges drop
+      read ID... | --app APP | --all
+                               mark notifications read; badges drop
       restore [ID]             present a notification from the center again; without ID, the one
                                closed last
       snooze ID DURATION       take a notification away and present it again later (10m, 1h)

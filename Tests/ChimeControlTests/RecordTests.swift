@@ -21,6 +21,14 @@ import ChimeControl
     }
 
     /// Past four buttons the rest are the "more" button's: not the default action, not the reply.
+    /// As Plasma shows KDE's hints: the display name, then where it came from.
+    @Test func aBannersHeaderSaysTheDisplayNameAndOrigin() {
+        let kde = BannerContent(id: 1, record: ["app-name": .string("KDE Connect"), "display-app-name": .string("Signal"),
+                                                "origin": .string("Pixel 8")])
+        #expect(kde.header == "Signal · Pixel 8")
+        #expect(BannerContent(id: 2, record: ["app-name": .string("Mail")]).header == "Mail")
+    }
+
     @Test func theMoreButtonOffersTheActionsPastTheButtons() {
         let actions = ["default", "Open", "inline-reply", "Reply"] + (1...6).flatMap { ["a\($0)", "A\($0)"] }
         let content = BannerContent(id: 1, record: ["actions": .stringArray(actions)])

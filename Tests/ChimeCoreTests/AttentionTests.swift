@@ -31,12 +31,12 @@ import Testing
     @Test mutating func anAppsTimeoutWinsOverWhatTheAppAsksButCriticalBannersStay() throws {
         let now = at(.monday, "10:00")
         attention.setOverride("chat", "timeout", "8000")
-        attention.setOverride("chat", "critical-alerts", "true")
+        attention.setOverride("pager", "timeout", "8000")
+        attention.setOverride("pager", "critical-alerts", "true")
         let short = try attention.notify(.make(app: "chat", summary: "a", timeout: 3_000), from: ":1.1", now: now).id
         let forever = try attention.notify(.make(app: "chat", summary: "b", timeout: 0), from: ":1.1", now: now).id
         let urgent = try attention.notify(.make(app: "chat", summary: "c", hints: ["urgency": .byte(2)]), from: ":1.1", now: now).id
-        let critical = try attention.notify(.make(app: "chat", summary: "d", hints: ["x-chime-interruption-level": .string("critical")]),
-                                            from: ":1.1", now: now).id
+        let critical = try attention.notify(.make(app: "pager", summary: "d", hints: ["urgency": .byte(2)]), from: ":1.1", now: now).id
         let other = try attention.notify(.make(app: "mail", summary: "e", timeout: 3_000), from: ":1.1", now: now).id
         #expect(attention.server.notification(short)?.expires == now.monotonic + .seconds(8))
         #expect(attention.server.notification(forever)?.expires == now.monotonic + .seconds(8))

@@ -148,6 +148,34 @@ import Testing
         #expect(level(["category": .string("weather.warning.extreme")], app: app) == .critical)
     }
 
+    /// Design section 2: urgency critical is critical from an app granted critical-alerts (the
+    /// battery tool), time-sensitive from others; Chromium's means only "stay on screen".
+    @Test func urgencyCriticalIsCriticalForAnAppGrantedCriticalAlerts() {
+        var battery = AppSettings()
+        battery.criticalAlerts = true
+        #expect(level(["urgency": .byte(2)], app: battery) == .critical)
+        #expect(level(["urgency": .byte(2)]) == .timeSensitive)
+        #expect(level(["urgency": .byte(2), "x-chime-interruption-level": .string("active")], app: battery) == .active, "the explicit hint wins")
+        let decision = DeliveryDecision.decide(.make(app: "battery", hints: ["urgency": .byte(2)]), identity: "battery",
+                                               context: .init(app: battery, focus: FocusMode.builtIn.first { $0.name == FocusMode.fullscreen }))
+        #expect(decision.level == .critical && decision.banner && decision.hold == nil, "it breaks through fullscreen")
+        #expect(decision.reasons.first == "level critical: urgency critical from battery, which has critical-alerts")
+    }
+
+    @Test(arguments: [("Chromium", "chromium"), ("Google Chrome", "google-chrome"), ("Chromium", "org.chromium.Chromium"),
+                      ("Brave", "brave-browser"), ("Google Chrome", nil)])
+    func aBrowsersUrgencyCriticalIsActiveAndStays(app: String, entry: String?) {
+        var hints: [String: BusValue] = ["urgency": .byte(2)]
+        if let entry { hints["desktop-entry"] = .string(entry) }
+        let budget = TimeSensitiveBudget(perHour: 3)
+        let decision = DeliveryDecision.decide(.make(app: app, hints: hints), identity: entry ?? app,
+                                               context: .init(app: AppSettings(), budget: budget))
+        #expect(decision.level == .active && decision.budgetChange == nil, "no time-sensitive budget spent")
+        #expect(decision.lifetime == .untilClosed && decision.offers.isEmpty)
+        #expect(decision.reasons.first == "level active: a browser's urgency critical asks only to stay on screen (requireInteraction)")
+        #expect(level(["urgency": .byte(2), "desktop-entry": .string("firefox")]) == .timeSensitive, "other apps' is urgent")
+    }
+
     @Test func criticalNeedsCriticalAlertsAndTimeSensitiveNeedsItsPermission() {
         var app = AppSettings()
         #expect(level(["x-chime-interruption-level": .string("critical")], app: app) == .timeSensitive)
@@ -299,7 +327,7 @@ import Testing
     @Test func eachLevelHasItsSound() {
         #expect(choice(["urgency": .byte(0)]) == nil)
         #expect(choice([:])?.event == "message-new-instant")
-        #expect(choice(["urgency": .byte(2)])?.event == "chime-time-sensitive")
+        #expect(choice(["urgency": .byte(2)], app: AppSettings())?.event == "chime-time-sensitive")
         #expect(choice(["x-chime-interruption-level": .string("critical")])?.event == "chime-critical")
     }
 
@@ -412,6 +440,31 @@ import Testing
 
         let clamped = Self.decide(.make(app: "Slack", hints: ["x-chime-interruption-level": .string("critical")]))
         #expect(clamped.reasons.first == "level time-sensitive: critical needs critical-alerts, which Slack does not have")
+    }
+
+    /// Design section 21: a volume key's OSD (`notify-send -u low` with a stack tag and a value)
+    /// shows at once, updated in place, silent, not kept, never unread, whatever Focus is on.
+    @Test func feedbackThePersonCausedShowsAtOnceAndIsNotKept() {
+        let osd = NotificationRequest.make(app: "notify-send", summary: "Volume", hints: [
+            "urgency": .byte(0), "value": .int32(40), "x-dunst-stack-tag": .string("volume")])
+        var dnd = FocusMode(name: "dnd")
+        dnd.allowsTimeSensitive = false
+        var summary = AppSettings()
+        summary.delivery = .summary
+        let shown = Self.decide(osd, app: summary, focus: dnd) {
+            $0.rateLimit = CenterSettings.RateLimit(burst: 0, perMinute: 0)
+            $0.cooling = .init(banner: 3, bannerLevel: .active)
+        }
+        #expect(shown.feedback && shown.banner && !shown.sound && shown.hold == nil)
+        #expect(!shown.inCenter && !shown.unread && shown.rateLimited == .admitted && shown.takesOver == nil)
+        #expect(shown.reasons == ["level passive: urgency low",
+                                  "feedback you caused (a stack tag and a value): shown at once, silent, not kept in the center"])
+        let pressedAgain = Self.decide(osd) { $0.replacing = .presented }
+        #expect(pressedAgain.banner && !pressedAgain.sound)
+        #expect(!Self.decide(.make(app: "notify-send", hints: ["value": .int32(40)])).feedback, "a progress bar without a tag is news")
+        var quiet = AppSettings()
+        quiet.banners = false
+        #expect(!Self.decide(osd, app: quiet).banner, "banners = false still holds")
     }
 
     @Test func replacedRefusedAndDroppedCloseAtOnce() {

@@ -79,25 +79,42 @@ import Testing
         #expect(try server.close(id, caller: ":1.3", identity: Self.notifySend).first?.closedReason == .closedByCall)
     }
 
-    @Test mutating func anotherAppMayNeitherReplaceNorClose() throws {
+    static let flatpak = SenderIdentity(.flatpak, "org.example.Spy")
+    static let mailFlatpak = SenderIdentity(.flatpak, "org.example.Mail")
+
+    /// The boundary is the sandbox: a program of the user's (a script's gdbus) may close and
+    /// replace what another sent (its notify-send), as on dunst and mako.
+    @Test mutating func unsandboxedProgramsMayCloseAndReplaceEachOthers() throws {
+        let id = try server.notify(.make(app: "script", summary: "mine"), from: ":1.1", identity: Self.notifySend, now: t0).id
+        #expect(try server.notify(.make(app: "script", summary: "new", replaces: id), from: ":1.9", identity: Self.gdbus, now: t0).id == id)
+        #expect(try server.close(id, caller: ":1.8", identity: Self.gdbus).first?.closedReason == .closedByCall)
+    }
+
+    /// A sandboxed app touches only its own, whatever it claims; a caller the system could not
+    /// name only what its connection sent.
+    @Test mutating func aSandboxedAppMayNeitherReplaceNorCloseAnothers() throws {
         let id = try server.notify(.make(app: "mail", summary: "mine"), from: ":1.1", identity: Self.notifySend, now: t0).id
         #expect(throws: RequestError.notOwner(id)) {
-            try server.notify(.make(app: "spy", summary: "theirs", replaces: id), from: ":1.9", identity: Self.gdbus, now: t0)
+            try server.notify(.make(app: "spy", summary: "theirs", replaces: id), from: ":1.9", identity: Self.flatpak, now: t0)
         }
-        #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.9", identity: Self.gdbus) }
+        #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.9", identity: Self.flatpak) }
         #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.9") }
+        let sandboxed = try server.notify(.make(app: "mail"), from: ":1.2", identity: Self.mailFlatpak, now: t0).id
+        #expect(throws: RequestError.notOwner(sandboxed)) { try server.close(sandboxed, caller: ":1.3", identity: Self.gdbus) }
+        #expect(throws: RequestError.notOwner(sandboxed)) { try server.close(sandboxed, caller: ":1.9", identity: Self.flatpak) }
+        #expect(try server.close(sandboxed, caller: ":1.4", identity: Self.mailFlatpak).first?.closedReason == .closedByCall)
         #expect(server.notification(id)?.request.summary == "mine")
     }
 
-    /// Claiming the app's name or desktop entry is not being it: another identity may neither
+    /// Claiming the app's name or desktop entry is not being it: a sandboxed app may neither
     /// replace nor close, and its stack tag starts a notification of its own.
     @Test mutating func aClaimAloneGivesNoOwnership() throws {
         let tag: [String: BusValue] = ["x-dunst-stack-tag": .string("inbox"), "desktop-entry": .string("mail")]
         let id = try server.notify(.make(app: "mail", hints: tag), from: ":1.1", identity: Self.notifySend, now: t0).id
         #expect(throws: RequestError.notOwner(id)) {
-            try server.notify(.make(app: "mail", replaces: id, hints: tag), from: ":1.2", identity: Self.gdbus, now: t0)
+            try server.notify(.make(app: "mail", replaces: id, hints: tag), from: ":1.2", identity: Self.flatpak, now: t0)
         }
-        #expect(try server.notify(.make(app: "mail", hints: tag), from: ":1.2", identity: Self.gdbus, now: t0).id != id)
+        #expect(try server.notify(.make(app: "mail", hints: tag), from: ":1.2", identity: Self.flatpak, now: t0).id != id)
         #expect(throws: RequestError.notOwner(id)) { try server.close(id, caller: ":1.2", identity: nil) }
     }
 

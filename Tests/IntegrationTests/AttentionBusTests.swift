@@ -113,7 +113,7 @@ import Testing
         let property = try bus.run("gdbus", ["call", "--session", "--dest", "dev.chime.Chime1", "--object-path", "/dev/chime/Chime1",
                                              "--method", "org.freedesktop.DBus.Properties.Get", "dev.chime.Chime1", "ActiveFocus"])
         #expect(property.stdout == "(<'dnd'>,)")
-        #expect(try bus.chimectl("dnd", "toggle").stdout == "Do Not Disturb: off")
+        #expect(try bus.chimectl("dnd", "toggle").status == 0)
         #expect(client.waitUntil { client.signals(named: "FocusChanged").count == 2 })
         #expect(client.signals(named: "FocusChanged").last?.arguments.first == .string(""))
     }
@@ -214,14 +214,15 @@ import Testing
         _ = try bus.run("notify-send", ["-a", "Digest", "-h", "double:x-chime-relevance:0.9", "major story", "x"])
         let waiting = try bus.chimectl("summary", "list")
         #expect(waiting.stdout.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) } == ["major story", "minor story"])
-        #expect(try bus.chimectl("summary", "now").stdout == "delivered a summary of 2 notifications")
+        #expect(try bus.chimectl("summary", "now").status == 0)
         let summary = watcher.presented(containing: "Scheduled Summary")
         #expect(summary?["body"] as? String == "<b>Digest: major story</b>\nDigest (1 more): minor story", "each said once")
         let empty = try bus.chimectl("summary", "list")
         #expect(empty.stdout.isEmpty && empty.stderr.contains("nothing is waiting for the summary"))
         #expect(try bus.chimectl("history", "--state", "summarized").stdout.split(separator: "\n").count == 2,
                 "the center on disk knows they were delivered in the summary")
-        #expect(try bus.chimectl("summary", "now").stdout == "nothing was waiting for the summary")
+        let nothing = try bus.chimectl("summary", "now")
+        #expect(nothing.status == 0 && nothing.stdout.isEmpty, "nothing waits: nothing to say")
     }
 
     /// What waits for the summary keeps its order across a restart: relevance, then newest.

@@ -40,12 +40,13 @@ import Testing
         #expect(shown.status == 1 && shown.stderr.contains("no notification with id \(third) in the center"))
         #expect(try bus.chimectl("badges").stdout == "Chat\t1")
 
-        #expect(try bus.chimectl("read", "--app", "Chat").stdout == "marked 1 notification from Chat read")
+        #expect(try bus.chimectl("read", "--app", "Chat").stdout.isEmpty)
         let none = try bus.chimectl("badges")
         #expect(none.stdout.isEmpty && none.stderr.contains("no unread notifications"), "a pipe gets nothing to count")
-        #expect(try bus.chimectl("clear", "--app", "Mail").stdout == "deleted 2 notifications from the center")
+        #expect(try bus.chimectl("clear", "--app", "Mail").stdout.isEmpty)
         #expect(try historyStates(bus).count == 1)
-        #expect(try bus.chimectl("clear").stdout == "deleted 1 notification from the center")
+        #expect(try bus.chimectl("clear").status == 0)
+        #expect(try historyStates(bus).isEmpty)
     }
 
     @Test func showPrintsOneNotificationWithItsStateAndThreads() throws {
@@ -130,7 +131,7 @@ import Testing
         #expect(came != nil && restored?["created"]?.integer == came, "restored, it still came when it came: \(String(describing: came))")
 
         let marker = watcher.process.stdoutLines.count
-        #expect(try bus.chimectl("snooze", id, "1s").stdout == "snoozed \(id) for 1s")
+        #expect(try bus.chimectl("snooze", id, "1s").status == 0)
         #expect(try bus.client().list().first { $0["id"]?.integer == number }?["state"]?.string == "snoozed")
         let back = watcher.process.line(from: marker, timeout: 10) { $0.contains("\"presented\"") && $0.contains("\"id\":\(id)") }
         #expect(back != nil, "presented again when the snooze ended")

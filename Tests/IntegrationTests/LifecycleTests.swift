@@ -15,6 +15,27 @@ import Testing
         #expect(second.stderr.contains("--replace"))
     }
 
+    /// Another daemon (dunst, mako, swaync) does not give the name up: chimed says how to stop
+    /// it, not to run --replace, which would be refused.
+    @Test func anotherDaemonIsToBeStoppedNotReplaced() throws {
+        let bus = try TestBus(daemon: false)
+        // As dunst does: owns the name with GLib, and never allows it to be replaced.
+        let other = try bus.start("/usr/bin/python3", ["-c", """
+            from gi.repository import Gio, GLib
+            Gio.bus_own_name(Gio.BusType.SESSION, 'org.freedesktop.Notifications', Gio.BusNameOwnerFlags.NONE, None,
+                             lambda *a: print('acquired', flush=True), None)
+            GLib.MainLoop().run()
+            """])
+        defer { other.signal(SIGTERM) }
+        #expect(other.line(timeout: 10, matching: { $0 == "acquired" }) != nil, "\(other.stderr)")
+        for arguments in [[], ["--replace"]] {
+            let chimed = try bus.startChimed(arguments, waitUntilServing: false)
+            #expect(chimed.wait(timeout: 10) == 1)
+            #expect(chimed.stderr.contains("which does not give it up; stop it first: systemctl --user disable --now "), "\(chimed.stderr)")
+            #expect(!chimed.stderr.contains("--replace"), "\(arguments): \(chimed.stderr)")
+        }
+    }
+
     /// chimed carries the parts of the Swift and C++ runtimes it calls: their shared libraries
     /// would keep their relocated data and start-up work resident all session long.
     @Test func chimedMapsNoRuntimeLibrary() throws {

@@ -71,6 +71,34 @@ import Testing
         #expect(try panel.count("history", "--app", "Calendar") == 7)
     }
 
+    /// The header's Mark all read and Clear all (as swaync has them) act on every group shown:
+    /// the unread count drops to none, then the center empties and the panel says so.
+    @Test func markAllReadAndClearAllEmptyTheCenter() throws {
+        var panel = try OpenPanel { bus in
+            let app = try bus.client()
+            for index in 1...3 { _ = try app.notify(app: "Calendar", summary: "Meeting \(index)", timeout: 0) }
+            for index in 1...2 { _ = try app.notify(app: "Weather", summary: "Station \(index)", timeout: 0) }
+        }
+        #expect(try panel.count("history", "--state", "unread") == 5)
+        try panel.step("key", "slash")
+        try panel.step("key", "shift+Tab")  // Clear all
+        try panel.step("key", "shift+Tab")  // Mark all read
+        try panel.step("key", "Return")
+        #expect(try panel.count("history", "--state", "unread") == 0, "every one read")
+        #expect(try panel.count("history") == 5, "and still in the center")
+        #expect(try panel.bus.chimectl("count", "--unread").stdout == "0")
+
+        // Mark all read is greyed now, and gave the focus away: back from the search.
+        try panel.step("key", "slash")
+        try panel.step("key", "shift+Tab")  // Clear all
+        try panel.step("key", "Return")
+        let client = try panel.bus.client()
+        #expect(client.waitUntil { (try? panel.count("history")) == 0 }, "the center is empty")
+        let shot = panel.bus.directory.appendingPathComponent("empty.png").path
+        try panel.display.screenshot(to: shot)
+        #expect(try PanelTests.cards(in: shot, panelX: panel.region.x) == 0, "no notification drawn")
+    }
+
     /// Down from the search field reaches the list, though the Scheduled Summary's card (whose
     /// title takes no focus) is at its top.
     @Test func downFromTheSearchReachesTheListUnderASummaryCard() throws {

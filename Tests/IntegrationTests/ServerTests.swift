@@ -104,16 +104,35 @@ import Testing
                               "--method", "org.freedesktop.Notifications." + method] + arguments)
     }
 
-    /// Another executable may neither close nor replace what this one sent, whatever app and
-    /// desktop entry it claims.
-    @Test func anotherAppCannotCloseOrReplaceANotification() throws {
+    /// The boundary is the sandbox (design section 14): a script's `gdbus` closes and replaces
+    /// what its `notify-send -p` sent, as on dunst and mako; a Flatpak app may neither, whatever
+    /// desktop entry it claims, and a host program may not touch the Flatpak app's.
+    @Test func closeAndReplaceStopAtTheSandbox() throws {
+        let sent = try bus.run("notify-send", ["-p", "-a", "script", "-t", "0", "build running"])
+        let id = sent.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let replaced = try gdbus("Notify", ["script", id, "", "build done", "", "[]", "{}", "0"])
+        #expect(replaced.status == 0 && replaced.stdout.contains("(uint32 \(id),)"), "\(replaced)")
         let owner = try bus.client()
-        let id = try owner.notify(app: "mail", summary: "mine", hints: [("desktop-entry", .string("org.gnome.Evolution"))], timeout: 0)
-        let close = try gdbus("CloseNotification", ["\(id)"])
+        #expect(try owner.list().first { $0["id"]?.uint32 == UInt32(id) }?["summary"]?.string == "build done")
+
+        let mine = try owner.notify(app: "mail", summary: "mine", hints: [("desktop-entry", .string("org.gnome.Evolution"))], timeout: 0)
+        let gdbusArgs = ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                         "--method"]
+        let close = try bus.runSandboxed(appID: "org.gnome.Evolution", "/usr/bin/gdbus",
+                                         gdbusArgs + ["org.freedesktop.Notifications.CloseNotification", "\(mine)"])
         #expect(close.status != 0 && close.stderr.contains(BusError.accessDenied), "\(close)")
-        let replace = try gdbus("Notify", ["mail", "\(id)", "", "theirs", "", "[]", "{'desktop-entry': <'org.gnome.Evolution'>}", "0"])
+        let replace = try bus.runSandboxed(appID: "org.gnome.Evolution", "/usr/bin/gdbus", gdbusArgs + [
+            "org.freedesktop.Notifications.Notify", "mail", "\(mine)", "", "theirs", "", "[]", "{'desktop-entry': <'org.gnome.Evolution'>}", "0"])
         #expect(replace.status != 0 && replace.stderr.contains(BusError.accessDenied), "\(replace)")
-        #expect(try owner.list().first?["summary"]?.string == "mine")
+        #expect(try owner.list().first { $0["id"]?.uint32 == mine }?["summary"]?.string == "mine")
+
+        let theirs = try bus.runSandboxed(appID: "org.example.Chat", "/usr/bin/gdbus", gdbusArgs + [
+            "org.freedesktop.Notifications.Notify", "chat", "0", "", "from the sandbox", "", "[]", "{}", "0"])
+        let theirID = try #require(theirs.stdout.split(whereSeparator: { !$0.isNumber }).last.map(String.init), "\(theirs)")
+        let hostClose = try gdbus("CloseNotification", [theirID])
+        #expect(hostClose.status != 0 && hostClose.stderr.contains(BusError.accessDenied), "\(hostClose)")
+        _ = try gdbus("CloseNotification", [id])
+        #expect(try owner.pages("History").first { $0["id"]?.uint32 == UInt32(id) }?["close-reason"]?.integer == 3, "the script closed it")
     }
 
     /// A script that sends with one `gdbus call` and closes with another: the same executable.

@@ -42,6 +42,25 @@ import Testing
         return try recording.stopAndMeasure()
     }
 
+    /// Design section 21: a volume script's OSD (`-u low`, a value, a stack tag) shows at once,
+    /// updated in place, silent, and leaves nothing unread or in the center, under Do Not
+    /// Disturb too.
+    @Test func anOSDScriptsFeedbackShowsSilentlyAndLeavesNothing() throws {
+        let pulse = try PulseServer()
+        let bus = try TestBus(config: Self.config, pulse: pulse)
+        #expect(try bus.chimectl("dnd", "on").status == 0)
+        let osd = { (value: Int) in ["-u", "low", "-h", "int:value:\(value)", "-h", "string:x-dunst-stack-tag:volume", "Volume"] }
+        #expect(try peakWithoutSound(of: osd(40), summary: "Volume", bus: bus, pulse: pulse) == 0)
+        _ = try bus.run("notify-send", osd(50))
+        let client = try bus.client()
+        #expect(client.waitUntil { (try? client.list())?.first?["progress"]?.integer == 50 })
+        let open = try client.list()
+        #expect(open.count == 1 && open.first?["state"]?.string == "presented", "one banner, updated in place: \(open)")
+        #expect(open.first?["reasons"]?.strings?.contains("feedback you caused (a stack tag and a value): shown at once, silent, not kept in the center") == true)
+        #expect(try bus.chimectl("count", "--unread").stdout == "0")
+        #expect(try bus.chimectl("history").stdout.isEmpty, "not kept in the center")
+    }
+
     @Test func activeTimeSensitiveAndCriticalPlay() throws {
         let pulse = try PulseServer()
         let bus = try TestBus(config: Self.config, pulse: pulse)
@@ -95,6 +114,12 @@ import Testing
         let file = TestBus.packageRoot.appendingPathComponent("sounds/chime/stereo/chime-critical.oga").path
         #expect(try peak(of: ["-h", "string:sound-file:\(file)", "with file", "x"], bus: bus, pulse: pulse) > 0.05)
         #expect(bus.logSays("sound started: file \(file)"))
+        // As python desktop-notifier sends it: a file:// URI, escapes and all.
+        let copy = bus.directory.appendingPathComponent("my chime.oga")
+        try FileManager.default.copyItem(atPath: file, toPath: copy.path)
+        let uri = "file://" + copy.path.replacingOccurrences(of: " ", with: "%20")
+        #expect(try peak(of: ["-h", "string:sound-file:\(uri)", "with a URI", "x"], bus: bus, pulse: pulse) > 0.05)
+        #expect(bus.logSays("sound started: file \(copy.path)"))
         #expect(try peak(of: ["-h", "string:sound-name:no-such-sound", "unknown name", "x"], bus: bus, pulse: pulse) > 0.05)
         #expect(bus.logSays("sound started: event message-new-instant"))
     }

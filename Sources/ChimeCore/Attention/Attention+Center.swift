@@ -6,9 +6,9 @@ extension Attention {
         ids.map { .read($0) }
     }
 
-    /// Marks every unread notification of an app read.
-    public func readAll(app: String) -> [ServerEvent] {
-        read(unread.ids(of: app))
+    /// Marks every unread notification of an app read; without one, of every app.
+    public func readAll(app: String? = nil) -> [ServerEvent] {
+        read(app.map(unread.ids(of:)) ?? unread.allIDs)
     }
 
     /// Presents a notification again as a banner, with its sound: `chimectl restore`, and a

@@ -115,7 +115,7 @@ public struct Attention: Sendable {
         let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
                                        decision: decision, replacing: .found(replacing), repeating: repeating, id: id)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
-        if cooldown > .zero, replacing == nil, decision.banner {
+        if cooldown > .zero, replacing == nil, decision.banner, !decision.feedback {
             if decision.quietInThread || repeating != nil {
                 threads.tookOver(thread, id: result.id)
             } else {

@@ -9,6 +9,11 @@ extension DeliveryDecision {
         let name = request.appName.isEmpty ? identity : request.appName
         var reasons = [levelReason(decision, request: request, name: name, app: app, context: context, requested: requested)]
         if context.onRequest { reasons.append("shown on request (chimectl restore, or a snooze that ended)") }
+        if decision.feedback, decision.drop == nil {
+            reasons.append(request.hints.userActionFeedback
+                ? "feedback you caused (x-kde-user-action-feedback): shown at once, silent, not kept in the center"
+                : "feedback you caused (a stack tag and a value): shown at once, silent, not kept in the center")
+        }
         switch decision.drop {
         case .denied?: reasons.append("dropped: \(name) is turned off (authorization = denied)")
         case .marketing?: reasons.append("dropped: marketing, which \(name) may not send (marketing = false)")
@@ -30,7 +35,7 @@ extension DeliveryDecision {
                 : context.locked ? "preview hidden: the session is locked (previews = \(decision.previews.rawValue))"
                 : "preview hidden: previews = \(decision.previews.rawValue)")
         }
-        if decision.drop == nil, !decision.inCenter {
+        if decision.drop == nil, !decision.inCenter, !decision.feedback {
             reasons.append(request.hints.transient ? "not kept in the center: the app says it is transient"
                                                    : "not kept in the center: \(name) has show-in-center = false")
         }
@@ -61,6 +66,10 @@ extension DeliveryDecision {
                 : "\(level): \(requested.rawValue) needs time-sensitive, which \(name) does not have"
         }
         if let explicit = request.hints.interruptionLevel, explicit == requested { return "\(level): the app asked for it (x-chime-interruption-level)" }
+        if decision.level == .critical, InterruptionPolicy.criticalByUrgency(request) {
+            return "\(level): urgency critical from \(name), which has critical-alerts"
+        }
+        if StayOnScreen.asks(request) { return "\(level): a browser's urgency critical asks only to stay on screen (requireInteraction)" }
         if let floor = InterruptionPolicy.floor(for: request.hints.category), floor == requested,
            floor > (request.hints.urgency.map(InterruptionPolicy.level(urgency:)) ?? .active) {
             return "\(level): category \(request.hints.category ?? "")"
@@ -70,6 +79,7 @@ extension DeliveryDecision {
 
     private static func bannerReasons(_ decision: DeliveryDecision, name: String, app: AppSettings, context: Context,
                                       underHigher: Bool) -> [String] {
+        if decision.feedback { return decision.banner ? [] : ["no banner: \(name) has banners = false"] }
         if decision.mergesIntoRepeat { return ["merged: it repeats an open notification's texts within the repeat window"] }
         if decision.rateLimited != .admitted { return ["quiet: over \(name)'s rate limit"] }
         if decision.inForeground { return ["quiet: \(name)'s window has the focus (quiet-when-focused)"] }
@@ -84,7 +94,7 @@ extension DeliveryDecision {
     private static func soundReason(_ decision: DeliveryDecision, request: NotificationRequest, name: String, app: AppSettings,
                                     context: Context) -> String? {
         guard !decision.sound, decision.level >= .active, decision.banner || decision.quietInThread else { return nil }
-        if decision.mergesIntoRepeat { return nil }
+        if decision.mergesIntoRepeat || decision.feedback { return nil }
         if decision.quietInThread { return "no sound: its thread interrupted within its cooldown" }
         if !decision.interrupts { return "no sound: an update in place" }
         if request.hints.suppressSound { return "no sound: the app asked for none (suppress-sound)" }

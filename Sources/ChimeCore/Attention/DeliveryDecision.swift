@@ -14,6 +14,10 @@ public struct DeliveryDecision: Equatable, Sendable {
     }
 
     public var level: InterruptionLevel
+    /// Feedback the person caused (design section 21: a stack tag and a `value`, as volume and
+    /// brightness scripts send): a banner at once, updated in place, silent, never held, kept
+    /// or unread.
+    public var feedback = false
     /// Set when nothing is shown, stored or played: the notification closes at once.
     public var drop: Drop?
     public var hold: Hold?
@@ -186,8 +190,12 @@ public struct DeliveryDecision: Equatable, Sendable {
         }
 
         let communication = InterruptionPolicy.isCommunication(request)
+        // Feedback the person caused (a volume key's OSD): shown at once, never held, silent, not kept.
+        let feedback = isFeedback(request)
         var hold: Hold?
-        if app.delivery == .summary, level <= .active, !communication {
+        if feedback {
+            hold = nil
+        } else if app.delivery == .summary, level <= .active, !communication {
             hold = .summary
         } else if let focus = context.focus, !allows(focus, request, identity: identity, level: level, app: app) {
             hold = .focus(focus.name)
@@ -198,25 +206,25 @@ public struct DeliveryDecision: Equatable, Sendable {
             || (context.focus.flatMap { focus in InterruptionPolicy.person(request).map(focus.allowsPerson) } ?? false)
         var rateLimited = RateLimiter.Admission.admitted
         var askedLimit = false
-        if drop == nil, !mustGetThrough, let limit = context.rateLimit {
+        if drop == nil, !mustGetThrough, !feedback, let limit = context.rateLimit {
             rateLimited = ledger.admit(identity, at: context.now, limit: limit)
             askedLimit = true
         }
-        let mergesIntoRepeat = context.repeats && !mustGetThrough && context.replacing == nil
+        let mergesIntoRepeat = context.repeats && !mustGetThrough && context.replacing == nil && !feedback
         let interrupts = context.replacing == nil || request.hints.interrupt
         // One banner for a burst (the README's threads): what must get through still interrupts.
-        let quietInThread = context.cooling != nil && !mustGetThrough && !request.hints.interrupt
+        let quietInThread = context.cooling != nil && !mustGetThrough && !request.hints.interrupt && !feedback
         // The person is in the app already (Apple: an app in front shows no banners of its own).
-        let inForeground = context.appFocused && app.quietWhenFocused && level < .timeSensitive
+        let inForeground = context.appFocused && app.quietWhenFocused && level < .timeSensitive && !feedback
         // A banner of a higher level keeps the screen: a lower one of its thread within the
         // cooldown goes quietly to the center instead of taking it over.
         let underHigher = quietInThread && (context.cooling?.bannerLevel.map { $0 > level } ?? false)
-        let shown = drop == nil && hold == nil && level >= .active && rateLimited == .admitted && !inForeground && !underHigher
+        let shown = drop == nil && hold == nil && (level >= .active || feedback) && rateLimited == .admitted && !inForeground && !underHigher
         let previews = app.previews ?? context.globalPreviews
-        let inCenter = drop == nil && app.showInCenter && !request.hints.transient
+        let inCenter = drop == nil && app.showInCenter && !request.hints.transient && !feedback
         var banner = shown && (app.banners || level == .critical)
         // One sound for a burst: within the gap of the last sound only a more urgent one plays.
-        let wouldSound = shown && interrupts && !mergesIntoRepeat && !quietInThread && !request.hints.suppressSound
+        let wouldSound = shown && !feedback && interrupts && !mergesIntoRepeat && !quietInThread && !request.hints.suppressSound
             && (level == .critical || (app.sounds && !context.muted)) && level >= .active
         let soundAdmitted = wouldSound ? ledger.admitSound(level, at: context.now, gap: context.soundGap) : nil
         let sound = wouldSound && soundAdmitted == true
@@ -225,6 +233,7 @@ public struct DeliveryDecision: Equatable, Sendable {
         }
         var decision = DeliveryDecision(
             level: level,
+            feedback: feedback,
             drop: drop,
             hold: hold,
             banner: banner,
@@ -256,6 +265,12 @@ public struct DeliveryDecision: Equatable, Sendable {
         decision.facts = DecisionFacts(decision, request: request, context: context,
                                        rateLimited: askedLimit ? rateLimited != .admitted : nil, soundAdmitted: soundAdmitted)
         return decision
+    }
+
+    /// A stack tag and a `value`, whatever its urgency: what OSD scripts send on each key press;
+    /// or what KDE marks `x-kde-user-action-feedback`.
+    public static func isFeedback(_ request: NotificationRequest) -> Bool {
+        (request.hints.progress != nil && !(request.hints.stackTag ?? "").isEmpty) || request.hints.userActionFeedback
     }
 
     /// How long a notification stays open before it expires.

@@ -24,19 +24,26 @@ public enum InterruptionPolicy {
     /// The level the sender asked for, before permissions.
     public static func requestedLevel(_ request: NotificationRequest) -> InterruptionLevel {
         if let explicit = request.hints.interruptionLevel { return explicit }
-        let byUrgency = level(urgency: request.hints.urgency ?? .normal)
+        let byUrgency = StayOnScreen.asks(request) ? .active : level(urgency: request.hints.urgency ?? .normal)
         guard let floor = floor(for: request.hints.category) else { return byUrgency }
         return max(byUrgency, floor)
     }
 
-    /// The level after the app's permissions: critical needs critical-alerts, time-sensitive
-    /// needs time-sensitive, marketing is at most passive.
+    /// The level after the app's permissions: urgency critical is critical from an app granted
+    /// critical-alerts (a battery or backup tool the person trusts); critical needs
+    /// critical-alerts, time-sensitive needs time-sensitive, marketing is at most passive.
     public static func level(_ request: NotificationRequest, app: AppSettings) -> InterruptionLevel {
         var level = requestedLevel(request)
+        if app.criticalAlerts, criticalByUrgency(request) { level = .critical }
         if level == .critical, !app.criticalAlerts { level = .timeSensitive }
         if level == .timeSensitive, !app.timeSensitive { level = .active }
         if request.hints.marketing { level = .passive }
         return level
+    }
+
+    /// Urgency critical, with no level of Chime's asked and not a browser's "stay on screen".
+    static func criticalByUrgency(_ request: NotificationRequest) -> Bool {
+        request.hints.urgency == .critical && request.hints.interruptionLevel == nil && !StayOnScreen.asks(request)
     }
 
     /// `im.*` and `call.*` notifications come from a person.

@@ -14,6 +14,7 @@ public struct UnreadCounts: Sendable {
     public func count(_ app: String) -> Int { byApp[app] ?? 0 }
     public func isUnread(_ id: UInt32) -> Bool { appByID[id] != nil }
     public func ids(of app: String) -> [UInt32] { appByID.filter { $0.value == app }.map(\.key).sorted() }
+    public var allIDs: [UInt32] { appByID.keys.sorted() }
 
     public mutating func markUnread(_ id: UInt32, app: String) {
         if let previous = appByID.updateValue(app, forKey: id) {
