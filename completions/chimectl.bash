@@ -2,7 +2,7 @@
 _chimectl() {
     local cur prev words cword
     _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
-    local commands="status list history show why replay invoke menu reply dismiss read restore snooze delete clear center badges report watch focus dnd sharing mute count apps rules rule summary reload help"
+    local commands="status list history show why replay invoke menu reply dismiss read restore snooze delete clear center badges players player report watch focus dnd sharing mute count apps rules rule summary reload help"
     if [ "$cword" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         return
@@ -17,6 +17,7 @@ _chimectl() {
                 COMPREPLY=($(compgen -W "--for --until --json" -- "$cur"))
             fi ;;
         center) COMPREPLY=($(compgen -W "open close toggle" -- "$cur")) ;;
+        player) COMPREPLY=($(compgen -W "play-pause play pause next previous stop" -- "$cur")) ;;
         dnd|mute) COMPREPLY=($(compgen -W "on off toggle status" -- "$cur")) ;;
         sharing) COMPREPLY=($(compgen -W "on off status" -- "$cur")) ;;
         apps)

@@ -1,5 +1,5 @@
 # fish completion for chimectl
-set -l commands status list history show why replay invoke menu reply dismiss read restore snooze delete clear center badges report watch focus dnd sharing mute count apps rules rule summary reload help
+set -l commands status list history show why replay invoke menu reply dismiss read restore snooze delete clear center badges players player report watch focus dnd sharing mute count apps rules rule summary reload help
 complete -c chimectl -f
 complete -c chimectl -n "not __fish_seen_subcommand_from $commands" -a "$commands"
 complete -c chimectl -n "__fish_seen_subcommand_from focus; and not __fish_seen_subcommand_from list on off status inhibit" -a "list on off status inhibit"
@@ -7,6 +7,7 @@ complete -c chimectl -n "__fish_seen_subcommand_from on inhibit" -a "(chimectl f
 complete -c chimectl -n "__fish_seen_subcommand_from on" -l for -l until -r
 complete -c chimectl -n "__fish_seen_subcommand_from dnd mute" -a "on off toggle status"
 complete -c chimectl -n "__fish_seen_subcommand_from center" -a "open close toggle"
+complete -c chimectl -n "__fish_seen_subcommand_from player" -a "play-pause play pause next previous stop"
 complete -c chimectl -n "__fish_seen_subcommand_from sharing" -a "on off status"
 complete -c chimectl -n "__fish_seen_subcommand_from apps; and not __fish_seen_subcommand_from list show set" -a "list show set"
 complete -c chimectl -n "__fish_seen_subcommand_from show set" -a "(chimectl apps list 2>/dev/null | cut -f1)"

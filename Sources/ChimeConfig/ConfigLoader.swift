@@ -304,7 +304,7 @@ public struct ConfigLoader {
         switch (kind, name.isEmpty) {
         case ("general", true):
             allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window", "thread-cooldown",
-                       "quiet-when-focused", "hold-in-fullscreen", "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
+                       "quiet-when-focused", "hold-in-fullscreen", "now-playing", "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
         case ("summary", true): allowed = ["times"]
         case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output",
                                           "left-click", "middle-click", "right-click", "idle-exit"]
@@ -338,7 +338,8 @@ public struct ConfigLoader {
                 }
                 settings.previews = choice
             }
-            for (key, path) in [("quiet-when-focused", \ChimeSettings.quietWhenFocused), ("hold-in-fullscreen", \ChimeSettings.holdInFullscreen)] {
+            for (key, path) in [("quiet-when-focused", \ChimeSettings.quietWhenFocused), ("hold-in-fullscreen", \ChimeSettings.holdInFullscreen),
+                                ("now-playing", \ChimeSettings.nowPlaying)] {
                 guard let text = value(key) else { continue }
                 guard let on = AppSettings.bool(text) else { throw fail(key, "'\(text)' is not true or false") }
                 settings[keyPath: path] = on

@@ -295,6 +295,12 @@ public struct NotificationServer: Sendable {
         return remove(id, reason: .dismissed)
     }
 
+    /// Closed because a newer one takes its place that the app did not ask to replace (the next
+    /// track's "now playing"): reason 4. Nothing when it closed already.
+    public mutating func supersede(_ id: UInt32) -> [ServerEvent] {
+        open[id] == nil ? [] : remove(id, reason: .undefined)
+    }
+
     /// With `app`, only that app's: named as Chime names it (`appIdentity`) or by the name it sends.
     public mutating func dismissAll(app: String? = nil) -> [ServerEvent] {
         notifications.filter { app == nil || $0.appIdentity == app || $0.request.appName == app }

@@ -15,6 +15,7 @@ extension Daemon {
             .merging(activityHandlers()) { first, _ in first }
             .merging(replayHandlers()) { first, _ in first }
             .merging(panelHandlers()) { first, _ in first }
+            .merging(playerHandlers()) { first, _ in first }
         return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
             "Muted": { [unowned self] in .bool(attention.muted) },

@@ -108,6 +108,7 @@ extension Daemon {
             released += attention.presentAgain(decoder.rechecked(critical), now: now, sound: false)
         }
         for (id, app) in store.unread() { attention.unread.markUnread(id, app: app) }
+        attention.nowPlayingIDs = store.nowPlaying()
         badges.announceAll(attention.unread.takeChanged())
         apply(released)
     }

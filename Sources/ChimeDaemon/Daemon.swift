@@ -62,6 +62,8 @@ public final class Daemon {
     /// Ids deleted from the center this turn, for one Deleted signal.
     var deletedUnannounced: [BusValue] = []
     private var sessionMonitor: SessionMonitor?
+    /// The media players on the bus (`followMediaPlayers`).
+    var mediaPlayers: MediaPlayers?
     /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
     var activationTokens: [UInt32: String] = [:]
     let soundChild = SoundChild()
@@ -264,6 +266,7 @@ public final class Daemon {
                 apply([])  // re-arms the expiry timer
             }
         }
+        followMediaPlayers()
         for signal in [SIGTERM, SIGINT] {
             GLibSources.unixSignal(signal) { [unowned self] in
                 Log.info("shutting down")

@@ -29,6 +29,8 @@ public final class CenterPanel {
         public var wantActivity: () -> Void
         /// The play button of a notification's audio attachment (id, its index).
         public var playAttachment: (UInt32, Int) -> Void
+        /// A player card's button: the player's bus name and PlayPause, Next or Previous.
+        public var playerControl: (String, String) -> Void = { _, _ in }
 
         public init(invoke: @escaping (UInt32, String, String) -> Void, delete: @escaping (UInt32) -> Void,
                     reply: @escaping (UInt32, String) -> Void, read: @escaping ([UInt32]) -> Void,
@@ -73,6 +75,8 @@ public final class CenterPanel {
     private var content = CenterContent(records: [])
     private var status = Status()
     private var report: ActivityReport?
+    private var players: [MediaPlayer] = []
+    private var playerCards: PlayerCards?
 
     public init(settings: PanelSettings, actions: Actions) {
         self.settings = settings
@@ -109,6 +113,9 @@ public final class CenterPanel {
         }
         searchEntry = search
         gtk_box_pack_start(column.cast(GtkBox.self), search, 0, 0, 0)
+        let cards = PlayerCards(control: actions.playerControl)
+        playerCards = cards
+        gtk_box_pack_start(column.cast(GtkBox.self), cards.widget, 0, 0, 0)
         let stack = gtk_stack_new()!
         let list = CenterList(actions: actions)
         self.list = list
@@ -132,6 +139,7 @@ public final class CenterPanel {
         list.show(content)
         if let report { activity.show(report) }
         gtk_widget_show_all(window)
+        cards.show(players)
         gtk_stack_set_visible_child_name(stack.cast(GtkStack.self), "notifications")
         gtk_window_present(window.cast(GtkWindow.self))
         list.focusFirst()
@@ -140,7 +148,7 @@ public final class CenterPanel {
     /// Takes the panel off the screen and frees what it drew.
     public func close() {
         guard let window else { return }
-        (header, list, activity, stack, searchEntry) = (nil, nil, nil, nil, nil)
+        (header, list, activity, stack, searchEntry, playerCards) = (nil, nil, nil, nil, nil, nil)
         self.window = nil
         gtk_widget_destroy(window)
     }
@@ -161,6 +169,12 @@ public final class CenterPanel {
             list.focusNames = names
             list.show(content)
         }
+    }
+
+    /// The media players on the bus, a card each.
+    public func show(_ players: [MediaPlayer]) {
+        self.players = players
+        playerCards?.show(players)
     }
 
     public func show(_ report: ActivityReport) {

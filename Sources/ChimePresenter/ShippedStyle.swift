@@ -61,6 +61,9 @@ public enum ShippedStyle {
         window.chime-center row.center-item.time-sensitive { border-color: #e5a50a; }
         window.chime-center row.center-item.critical { border-color: #ff5c5c; }
         window.chime-center .content { padding: 8px 10px; }
+        window.chime-center .player-card { margin: 0 12px 8px 12px; padding: 8px 10px; background-color: #23252b; border: 1px solid #3b3f4a; border-radius: 8px; }
+        window.chime-center .player-art { margin-right: 2px; }
+        window.chime-center button.player-button { padding: 4px 8px; }
         window.chime-center .center-group { padding-top: 10px; }
         window.chime-center .group-name { font-weight: bold; }
         window.chime-center .center-section { padding-top: 10px; font-weight: bold; color: #f0b429; }

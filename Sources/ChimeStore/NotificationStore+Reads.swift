@@ -148,6 +148,18 @@ extension NotificationStore {
         return found
     }
 
+    /// Each app's newest "now playing" notification in the center (its decision's facts say the
+    /// track), which the app's next one takes the place of.
+    public func nowPlaying() -> [String: UInt32] {
+        var found: [String: UInt32] = [:]
+        attempt("query") { () throws(StoreError) in
+            try database.run("SELECT app, MAX(id) FROM notifications WHERE facts LIKE '%now-playing=%' GROUP BY app") {
+                found[$0.text(0) ?? ""] = UInt32(clamping: $0.integer(1))
+            }
+        }
+        return found
+    }
+
     /// Ids in the center, of one app or all.
     public func ids(app: String?) -> [UInt32] {
         var found: [UInt32] = []

@@ -16,13 +16,13 @@ final class PanelClient {
     /// The most notifications the panel shows (newest first); search reaches the rest.
     static let shown = 200
     /// Signals that change what the panel shows, besides the banners' (which the presenter hears anyway).
-    private static let rules = ["Stored", "BadgesChanged", "FocusChanged", "Deleted"].map {
+    private static let rules = ["Stored", "BadgesChanged", "FocusChanged", "Deleted", "PlayersChanged"].map {
         "type='signal',sender='\(ControlProtocol.name)',interface='\(ControlProtocol.name)',path='\(ControlProtocol.path)',member='\($0)'"
     } + ["type='signal',sender='\(ControlProtocol.name)',interface='org.freedesktop.DBus.Properties',path='\(ControlProtocol.path)',member='PropertiesChanged'"]
 
     init(connection: BusConnection, settings: PanelSettings) {
         self.connection = connection
-        panel = CenterPanel(settings: settings, actions: .init(
+        var actions = CenterPanel.Actions(
             invoke: { [unowned self] in send("InvokeWithToken", [.uint32($0), .string($1), .string($2)]) },
             delete: { [unowned self] in send("Delete", [.uint32($0)]) },
             reply: { [unowned self] in send("Reply", [.uint32($0), .string($1)]) },
@@ -40,7 +40,9 @@ final class PanelClient {
                 refreshSoon(center: true, status: false)
             },
             wantActivity: { [unowned self] in showActivity() },
-            playAttachment: { [unowned self] in send("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) }))
+            playAttachment: { [unowned self] in send("PlayAttachment", [.uint32($0), .uint32(UInt32($1))]) })
+        actions.playerControl = { [unowned self] in send("PlayerControl", [.string($0), .string($1)]) }
+        panel = CenterPanel(settings: settings, actions: actions)
     }
 
     func open() {
@@ -62,6 +64,7 @@ final class PanelClient {
     func heard(_ member: String?) {
         guard panel.isOpen else { return }
         switch member {
+        case "PlayersChanged": refreshPlayers()
         case "PropertiesChanged": refreshSoon(center: false, status: true)
         case "FocusChanged": refreshSoon(center: true, status: true)
         default: refreshSoon(center: true, status: false)
@@ -87,6 +90,7 @@ final class PanelClient {
 
     private func refresh(center: Bool = true, status: Bool = true) {
         if center { refreshCenter() }
+        if center { refreshPlayers() }
         if status { refreshStatus() }
     }
 
@@ -96,6 +100,10 @@ final class PanelClient {
         if let page = try? call("History", [.vardict(filter)]), let records = page.first?.records {
             panel.show(CenterContent(records: records))
         }
+    }
+
+    private func refreshPlayers() {
+        if let players = try? call("Players", []).first { panel.show(PlayerRecord.players(players)) }
     }
 
     private func refreshStatus() {

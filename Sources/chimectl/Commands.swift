@@ -39,6 +39,8 @@ enum Commands {
         case "report": try ReportCommand.report(&rest)
         case "replay": try ReplayCommand.replay(&rest)
         case "center": try center(&rest)
+        case "players": try PlayerCommands.players(&rest)
+        case "player": try PlayerCommands.player(&rest)
         case "reload": try reload(&rest)
         case "help", "--help", "-h": print(Usage.text)
         default: throw .usage("unknown command '\(command)'")

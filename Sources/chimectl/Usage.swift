@@ -36,11 +36,14 @@ enum Usage {
       clear [--app APP]        delete the center's notifications, of one app or all
       center open|close|toggle the Notification Center panel (bind it to a key or a bar's click)
       badges [--json]          unread count per app, as docks show it
+      players [--json]         media players on the bus (MPRIS) and what each plays
+      player play-pause|play|pause|next|previous|stop [PLAYER]
+                               control a player (default: the one playing, else the first)
       report [--since DURATION|today] [--json]
                                what reached you per app: interruptions (banners and sounds)
                                today and over the span (default 7d), updates, held, quiet
       watch [--waybar]         print one JSON object per line for each presented, withdrawn or
-                               closed notification, badge change and Focus change; --waybar
+                               closed notification, badge, Focus and player change; --waybar
                                prints Waybar custom-module JSON (text, alt, tooltip, class)
       focus list [--json]      Focus modes from the config, and dnd
       focus on NAME [--for DURATION | --until HH:MM]

@@ -12,6 +12,10 @@ enum WatchEvent {
             return JSONText.object([("event", .string("badges")), ("unread", arguments[1]),
                                     ("badges", .array(elementSignature: "a{sv}", arguments[0].records.map { .vardict(Commands.ordered($0)) }))])
         }
+        if message.interface == ControlClient.name, message.member == "PlayersChanged", arguments.count == 1 {
+            return JSONText.object([("event", .string("players")),
+                                    ("players", .array(elementSignature: "a{sv}", arguments[0].records.map { .vardict(Commands.ordered($0)) }))])
+        }
         guard case .uint32(let id)? = arguments.first else { return nil }
         switch (message.interface, message.member) {
         case (ControlClient.name, "Presented"), (ControlClient.name, "Stored"):

@@ -50,7 +50,7 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let block = try #require(readme.components(separatedBy: "```ini\n").dropFirst().first?.components(separatedBy: "```").first)
         let rules = try load(block).get().rules
-        #expect(rules.map(\.name) == ["now-playing", "pager", "ci", "ci-failed"])
+        #expect(rules.map(\.name) == ["radio", "pager", "ci", "ci-failed"])
         let request = NotificationRequest(appName: "gitlab", summary: "Page: build 12", body: "<b>failed</b> at step 3")
         let effect = try #require(RuleEffect.of(rules, on: request))
         #expect(effect.rules == ["pager", "ci", "ci-failed"] && effect.level == .timeSensitive && effect.settings == ["delivery": "immediate"])

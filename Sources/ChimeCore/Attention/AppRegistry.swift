@@ -72,6 +72,7 @@ public struct AppRegistry: Equatable, Sendable {
         settings.authorization = config.defaultAuthorization
         settings.quietWhenFocused = config.quietWhenFocused
         settings.holdInFullscreen = config.holdInFullscreen
+        settings.nowPlaying = config.nowPlaying
         for (key, value) in (config.apps[identity] ?? [:]).sorted(by: { $0.key < $1.key }) { _ = settings.set(key, to: value) }
         for (key, value) in (records[identity]?.overrides ?? [:]).sorted(by: { $0.key < $1.key }) {
             _ = settings.set(key, to: value)

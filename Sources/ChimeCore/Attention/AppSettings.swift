@@ -41,6 +41,9 @@ public struct AppSettings: Equatable, Sendable {
     /// Its banners and sounds wait while a fullscreen window has the focus (`FocusMode.fullscreen`);
     /// `[general] hold-in-fullscreen` says for apps that set none.
     public var holdInFullscreen = true
+    /// A notification naming the track its media player plays is "now playing" (`MediaPlayer`);
+    /// `[general] now-playing` says for apps that set none.
+    public var nowPlaying = true
     /// How much its notifications' attachments may take in the attachment store; nil = the default.
     public var attachmentQuota: Int64?
 
@@ -52,7 +55,7 @@ public struct AppSettings: Equatable, Sendable {
     /// Setting names as config keys and `chimectl apps set` use them.
     public static let keys = ["authorization", "banners", "timeout", "sounds", "sound", "badges", "previews", "time-sensitive",
                               "critical-alerts", "marketing", "delivery", "show-in-center", "thread-cooldown",
-                              "quiet-when-focused", "hold-in-fullscreen", "attachment-quota"]
+                              "quiet-when-focused", "hold-in-fullscreen", "now-playing", "attachment-quota"]
 
     /// Sets one key from its text form, or says why the value does not fit.
     public mutating func set(_ key: String, to text: String) -> String? {
@@ -103,6 +106,7 @@ public struct AppSettings: Equatable, Sendable {
         case "show-in-center": guard let value = bool() else { return notBool }; showInCenter = value
         case "quiet-when-focused": guard let value = bool() else { return notBool }; quietWhenFocused = value
         case "hold-in-fullscreen": guard let value = bool() else { return notBool }; holdInFullscreen = value
+        case "now-playing": guard let value = bool() else { return notBool }; nowPlaying = value
         case "thread-cooldown" where text.lowercased() == "default":
             threadCooldown = nil
         case "thread-cooldown":
@@ -148,6 +152,7 @@ public struct AppSettings: Equatable, Sendable {
          ("marketing", "\(marketing)"), ("delivery", delivery.rawValue), ("show-in-center", "\(showInCenter)"),
          ("thread-cooldown", threadCooldown.map(DurationText.text) ?? "default"),
          ("quiet-when-focused", "\(quietWhenFocused)"), ("hold-in-fullscreen", "\(holdInFullscreen)"),
+         ("now-playing", "\(nowPlaying)"),
          ("attachment-quota", attachmentQuota.map(ByteCount.exactText) ?? "default")]
     }
 

@@ -25,6 +25,10 @@ public struct Attention: Sendable {
     public var locked = false
     /// Apps that send their own LauncherEntry count (`ownBadgeSent`): Chime announces none for them.
     public internal(set) var appsWithOwnBadges: Set<String> = []
+    /// The media players on the bus and what they play, as they say (`MediaPlayer`).
+    public var players: [MediaPlayer] = []
+    /// Each app's last "now playing" notification, which the next one takes the place of.
+    public var nowPlayingIDs: [String: UInt32] = [:]
     /// What the person is doing, as the desktop says; set by `follow(_:now:)`.
     public private(set) var desktop = DesktopContext()
     /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
@@ -94,13 +98,15 @@ public struct Attention: Sendable {
         let earlier = replacing == nil ? texts.flatMap { texts in
             repeats.earlier(texts, now: now.monotonic, window: window).flatMap(server.notification)
         }.flatMap { $0.showsTexts(of: request) ? $0 : nil } : nil
-        let decision = DeliveryDecision.decide(request, identity: identity, context: .init(
+        var context = DeliveryDecision.Context(
             app: appSettings, rules: rules, globalPreviews: settings.previews, focus: activeFocusMode,
             locked: locked, muted: muted, budget: app.budget, wall: now.wall, replacing: replacing?.state,
             rateLimit: settings.center.rateLimit, now: now.monotonic, cooling: cooling,
             appFocused: desktop.isFocused(appIdentity: identity, system: system), repeats: earlier != nil,
             soundGap: settings.sounds.minimumGap, explainedTimeSensitive: apps.record(identity)?.explainedTimeSensitive ?? true,
-            budgetPerHour: settings.timeSensitiveBudget), ledger: &ledger)
+            budgetPerHour: settings.timeSensitiveBudget)
+        if !players.isEmpty { context.nowPlaying = players.nowPlaying(request, from: sender, system: system) }
+        let decision = DeliveryDecision.decide(request, identity: identity, context: context, ledger: &ledger)
         if decision.offers.contains(where: { $0.offers(Offer.turnOffTimeSensitive) }) {
             apps.update(identity) { $0.explainedTimeSensitive = true }
         }
@@ -124,6 +130,7 @@ public struct Attention: Sendable {
         }
         // Usually nothing came before: take the array rather than copy each event into another.
         if events.isEmpty { events = result.events } else { events += result.events }
+        if decision.nowPlaying != nil { events += nowPlaying(result.id, of: identity) }
         // Most notifications play no sound, so the notification (a copy) is looked up only for one that does.
         if let choice = SoundChoice.choose(for: request, decision: decision, settings: settings.sounds),
            let notification = server.notification(result.id) {
@@ -405,5 +412,15 @@ public struct Attention: Sendable {
               let made = try? server.notify(request, from: Self.selfSender, now: now.monotonic, wall: now.wall, decision: decision) else { return [] }
         if case .focus = decision.hold, let held = server.notification(made.id) { heldDuringFocus.note(held) }
         return made.events
+    }
+}
+
+extension Attention {
+    /// The app's new "now playing" notification takes the place of its previous one: that one
+    /// closes (reason 4) and leaves the center, so the center holds one per app, not one a track.
+    mutating func nowPlaying(_ id: UInt32, of identity: String) -> [ServerEvent] {
+        defer { nowPlayingIDs[identity] = id }
+        guard let previous = nowPlayingIDs[identity], previous != id else { return [] }
+        return server.supersede(previous) + [.deleted(previous)]
     }
 }

@@ -7,9 +7,11 @@ public struct ChimeSettings: Equatable, Sendable {
     public var previews: AppSettings.Previews = .always
     /// Time-sensitive notifications an app may send in an hour before they arrive as active.
     public var timeSensitiveBudget = 3
-    /// What apps that set none get for `quiet-when-focused` and `hold-in-fullscreen` (`AppSettings`).
+    /// What apps that set none get for `quiet-when-focused`, `hold-in-fullscreen` and
+    /// `now-playing` (`AppSettings`).
     public var quietWhenFocused = true
     public var holdInFullscreen = true
+    public var nowPlaying = true
     public var focusModes: [FocusMode] = FocusMode.builtIn
     public var summaryTimes: [ClockTime] = []
     public var sounds = SoundSettings()

@@ -25,6 +25,8 @@ public struct DecisionFacts: Equatable, Sendable {
     public var rateLimited: Bool?
     public var soundAdmitted: Bool?
     public var explainedTimeSensitive = true
+    /// The track its app's media player played, when its texts named it (`MediaPlayer`).
+    public var nowPlaying: String?
     /// The level the app asked for by Chime's hint, if it did (the center keeps the level decided).
     public var asked: InterruptionLevel?
     /// What came out.
@@ -52,6 +54,7 @@ public struct DecisionFacts: Equatable, Sendable {
         self.rateLimited = rateLimited
         self.soundAdmitted = soundAdmitted
         explainedTimeSensitive = context.explainedTimeSensitive
+        nowPlaying = context.nowPlaying
         asked = request.hints.interruptionLevel
         (level, banner, sound) = (decision.level, decision.banner, decision.sound)
         switch decision.hold {
@@ -70,6 +73,7 @@ public struct DecisionFacts: Equatable, Sendable {
                                                focus: focus.flatMap(settings.focus(named:)), locked: locked, muted: muted,
                                                wall: wall, appFocused: appFocused, repeats: repeats, onRequest: onRequest,
                                                explainedTimeSensitive: explainedTimeSensitive, budgetPerHour: settings.timeSensitiveBudget)
+        context.nowPlaying = nowPlaying
         context.replacing = replacing.map { _ in .quiet }
         if cooling { context.cooling = ThreadCooldowns.Cooling(banner: coolingBanner ? 0 : nil, bannerLevel: coolingLevel) }
         if let budgetRecent {
@@ -103,6 +107,7 @@ public struct DecisionFacts: Equatable, Sendable {
         add("limited", rateLimited.map { $0 ? "1" : "0" })
         add("sound-admitted", soundAdmitted.map { $0 ? "1" : "0" })
         flag("unexplained", !explainedTimeSensitive)
+        add("now-playing", nowPlaying)
         add("asked", asked?.rawValue)
         add("level", level.rawValue)
         flag("banner", banner)
@@ -131,6 +136,7 @@ public struct DecisionFacts: Equatable, Sendable {
         rateLimited = values["limited"].map { $0 == "1" }
         soundAdmitted = values["sound-admitted"].map { $0 == "1" }
         explainedTimeSensitive = !on("unexplained")
+        nowPlaying = values["now-playing"]
         asked = values["asked"].flatMap(InterruptionLevel.init(rawValue:))
         self.level = level
         (banner, sound) = (on("banner"), on("sound"))

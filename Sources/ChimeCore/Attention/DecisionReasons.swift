@@ -53,6 +53,9 @@ extension DeliveryDecision {
         if let rule = context.rules, rule.level != nil {
             return "\(level): set by rule \(rule.rules.last ?? "")"
         }
+        if let track = decision.nowPlaying {
+            return "\(level): now playing: it names \"\(track)\", the track its player plays (now-playing = true)"
+        }
         if app.authorization == .provisional {
             return "\(level): \(name) is provisional, quiet until you choose Keep (authorization = provisional)"
         }

@@ -18,6 +18,9 @@ public struct DeliveryDecision: Equatable, Sendable {
     /// brightness scripts send): a banner at once, updated in place, silent, never held, kept
     /// or unread.
     public var feedback = false
+    /// The track it announces, when its app's player plays it (design section 25): passive, not
+    /// unread, and it takes the place of the app's previous now-playing notification.
+    public var nowPlaying: String?
     /// Set when nothing is shown, stored or played: the notification closes at once.
     public var drop: Drop?
     public var hold: Hold?
@@ -109,6 +112,8 @@ public struct DeliveryDecision: Equatable, Sendable {
         public var explainedTimeSensitive = true
         /// The budget's size, for what an app over it is told.
         public var budgetPerHour = 0
+        /// The track its app's media player plays, when its texts name it (`MediaPlayer`).
+        public var nowPlaying: String?
 
         public init(app: AppSettings, rules: RuleEffect? = nil, globalPreviews: AppSettings.Previews = .always,
                     focus: FocusMode? = nil, locked: Bool = false, muted: Bool = false, budget: TimeSensitiveBudget? = nil,
@@ -183,6 +188,9 @@ public struct DeliveryDecision: Equatable, Sendable {
         case .allowed: break
         }
         if request.hints.marketing, !app.marketing { drop = drop ?? .marketing }
+        // A player's track change is not news: passive, whatever it asked (not over a rule's level).
+        let nowPlaying = app.nowPlaying && ruleLevel == nil ? context.nowPlaying : nil
+        if nowPlaying != nil { level = .passive }
         var budgetChange: TimeSensitiveBudget.Change?
         if level == .timeSensitive, ruleLevel == nil, drop == nil, let budget = context.budget {
             budgetChange = budget.counting(at: context.wall)
@@ -234,6 +242,7 @@ public struct DeliveryDecision: Equatable, Sendable {
         var decision = DeliveryDecision(
             level: level,
             feedback: feedback,
+            nowPlaying: nowPlaying,
             drop: drop,
             hold: hold,
             banner: banner,
@@ -243,7 +252,7 @@ public struct DeliveryDecision: Equatable, Sendable {
             previews: previews,
             hidesWhenLocked: request.hints.hidesPreviewWhenLocked,
             inCenter: inCenter,
-            unread: inCenter && interrupts && identity != Attention.ownIdentity,
+            unread: inCenter && interrupts && identity != Attention.ownIdentity && nowPlaying == nil,
             lifetime: lifetime(of: request, level: level, timeout: app.timeout),
             chosenSound: app.sound,
             rules: context.rules?.rules ?? [],
