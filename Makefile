@@ -11,7 +11,8 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                libgtk-3-dev libgtk-layer-shell-dev libwayland-dev libxcb1-dev libxkbcommon-dev \
                libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxcb-randr0-dev \
                xvfb xdotool openbox x11-xserver-utils xsettingsd xwayland imagemagick sway grim bsdutils \
-               python3-gi gir1.2-notify-0.7 adwaita-icon-theme xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston
+               python3-gi gir1.2-notify-0.7 adwaita-icon-theme xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston \
+               scdoc man-db
 
 # SwiftPM reads the libraries' pkg-config files itself and warns about every `-pthread` in them,
 # a flag glibc no longer needs: it reads copies without it, made here, before the system's.
@@ -21,7 +22,7 @@ export PKG_CONFIG_PATH := $(PC_DIR)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Only for `make bench`: the daemon users leave, and a display for it.
 BENCH_PACKAGES = dunst mako-notifier
 
-.PHONY: all deps pkgconfig build run test test-release bench bench-quick bench-build hot-functions release install uninstall clean screenshots \
+.PHONY: all deps pkgconfig build run test test-release bench bench-quick bench-build hot-functions release install uninstall clean screenshots man \
         wayland-protocols
 
 all: build
@@ -51,8 +52,17 @@ build: deps
 run: build
 	@scripts/run-chimed "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"
 
+# The man pages, from their scdoc sources in docs/man (the date is the last commit's, so a
+# build made again is the same).
+MAN_PAGES = chimed.1 chimectl.1 chime.conf.5 chime-hints.7
+MAN_DIR = .build/man
+man:
+	@mkdir -p $(MAN_DIR)
+	@for page in $(MAN_PAGES); do \
+	    SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) scdoc < docs/man/$$page.scd > $(MAN_DIR)/$$page || exit 1; done
+
 # Every test: core unit tests, and bus tests with real clients on private buses.
-test: deps
+test: deps man
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -123,7 +133,7 @@ release:
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML. Installs the
 # release build; under sudo, what is missing is built as the user who ran sudo, so `.build` never
 # holds files of root's.
-install:
+install: man
 	@if [ "$$(id -u)" = 0 ] && [ -n "$$SUDO_USER" ]; then \
 	    sudo -u "$$SUDO_USER" env PATH="$$PATH" $(MAKE) --no-print-directory release; \
 	else \
@@ -148,6 +158,11 @@ install:
 	install -Dm644 completions/chimectl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/chimectl.fish
 	install -Dm644 sounds/chime/index.theme $(DESTDIR)$(PREFIX)/share/sounds/chime/index.theme
 	install -Dm644 -t $(DESTDIR)$(PREFIX)/share/sounds/chime/stereo sounds/chime/stereo/*.oga
+	for page in $(MAN_PAGES); do \
+	    install -Dm644 $(MAN_DIR)/$$page $(DESTDIR)$(PREFIX)/share/man/man$${page##*.}/$$page; done
+	install -Dm644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/chime/LICENSE
+	install -Dm644 NEWS.md $(DESTDIR)$(PREFIX)/share/doc/chime/NEWS.md
+	install -Dm644 chime.conf.example $(DESTDIR)$(PREFIX)/share/doc/chime/chime.conf.example
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/chimed $(DESTDIR)$(PREFIX)/bin/chimectl $(DESTDIR)$(PREFIX)/bin/chime-presenter \
@@ -157,6 +172,9 @@ uninstall:
 	      $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.freedesktop.impl.portal.desktop.chime.service \
 	      $(DESTDIR)$(PREFIX)/share/xdg-desktop-portal/portals/chime.portal \
 	      $(DESTDIR)$(PREFIX)/share/doc/chime/chime-portals.conf \
+	      $(DESTDIR)$(PREFIX)/share/doc/chime/LICENSE $(DESTDIR)$(PREFIX)/share/doc/chime/NEWS.md \
+	      $(DESTDIR)$(PREFIX)/share/doc/chime/chime.conf.example \
+	      $(foreach page,$(MAN_PAGES),$(DESTDIR)$(PREFIX)/share/man/man$(subst .,,$(suffix $(page)))/$(page)) \
 	      $(DESTDIR)$(UNIT_DIR)/chimed.service \
 	      $(addprefix $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/,$(notdir $(wildcard dbus/*.xml)))
 	rm -rf $(DESTDIR)$(PREFIX)/share/sounds/chime

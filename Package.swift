@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// Chime is free software under the MIT license (LICENSE).
 import PackageDescription
 
 // Strict settings declared once and applied to every Swift target below.

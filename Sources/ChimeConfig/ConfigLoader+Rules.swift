@@ -6,8 +6,6 @@ extension Regex: TextPattern {}
 
 /// `[rule NAME]` sections: what a rule matches and what it changes (see NotificationRule).
 extension ConfigLoader {
-    static let ruleKeys = NotificationRule.Field.allCases.map(\.key) + ["match-urgency", "level"] + NotificationRule.settingKeys + ["exec"]
-
     func readRule(_ name: String, group: String, from file: KeyFile, sections: Sections,
                   _ value: (String) -> String?, _ fail: (String, String) -> Problem) throws(Problem) -> NotificationRule {
         var rule = NotificationRule(name: name)

@@ -300,22 +300,13 @@ public struct ConfigLoader {
         let words = group.split(separator: " ", maxSplits: 1).map(String.init)
         let kind = words.first ?? ""
         let name = words.count > 1 ? words[1].trimmingWhitespace : ""
-        let allowed: [String]
-        switch (kind, name.isEmpty) {
-        case ("general", true):
-            allowed = ["default-timeout", "default-authorization", "previews", "time-sensitive-budget", "repeat-window", "thread-cooldown",
-                       "quiet-when-focused", "hold-in-fullscreen", "now-playing", "rate-limit-burst", "rate-limit-per-minute", "rate-limit-action", "history-max", "history-max-age"]
-        case ("summary", true): allowed = ["times"]
-        case ("popups", true): allowed = ["enabled", "anchor", "margin", "gap", "width", "max-visible", "icon-size", "output",
-                                          "left-click", "middle-click", "right-click", "idle-exit"]
-        case ("panel", true): allowed = ["edge", "width", "output"]
-        case ("sounds", true): allowed = ["theme", "active", "time-sensitive", "critical", "volume", "mute", "minimum-gap"]
-        case ("focus", false): allowed = ["allowed-apps", "allowed-people", "allow-time-sensitive", "hide-badges", "hide-previews", "schedule"]
-        case ("app", false): allowed = AppSettings.keys
-        case ("rule", false): allowed = Self.ruleKeys
-        default:
+        // [general], [summary], [popups], [panel] and [sounds] stand alone; [focus NAME], [app NAME]
+        // and [rule NAME] are named. Their keys are the settings table's.
+        let named: Set<Setting.Section> = [.focus, .app, .rule]
+        guard let section = Setting.Section(rawValue: kind), named.contains(section) != name.isEmpty else {
             throw sectionProblem(group, sections: sections, "is not a section Chime knows, and is left out; sections are [general], [summary], [sounds], [popups], [panel], [focus NAME], [app NAME] and [rule NAME]")
         }
+        let allowed = Setting.keys(in: section)
         for key in file.keys(in: group) where !allowed.contains(key) {
             throw fail(key, "unknown key; keys here are: " + allowed.joined(separator: ", "))
         }

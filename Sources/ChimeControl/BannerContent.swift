@@ -45,7 +45,7 @@ public struct BannerContent: Equatable, Sendable {
     /// The files it carries, in Chime's store (none while its preview is hidden).
     public var attachments: [Attachment]
 
-    /// At most four buttons, as the README's Popups section has it.
+    /// At most four buttons, as chimed(1)'s banners section has it.
     public static let maximumButtons = 4
 
     /// The actions past the buttons, which the "more" button at the end of their row offers.

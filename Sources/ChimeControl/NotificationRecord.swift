@@ -1,7 +1,7 @@
 import ChimeCore
 
 /// A notification as the control interface shows it (an a{sv}): what presenters,
-/// bars and chimectl read. README.md lists the keys.
+/// bars and chimectl read. docs/control-interface.md lists the keys.
 public enum NotificationRecord {
     /// `asPresented`: what a banner may show, so hidden previews are redacted; the center
     /// (List) keeps the full text.

@@ -76,7 +76,7 @@ public struct Notification: Equatable, Sendable {
     public func action(_ key: String) -> Action? { box.fields.request.actions.first { $0.key == key } }
 }
 
-/// Where a notification stands, per the README's notification center.
+/// Where a notification stands, per chimed(1)'s notification center.
 public enum NotificationState: Equatable, Sendable {
     /// Shown as a banner.
     case presented

@@ -44,7 +44,7 @@ public struct NotificationRequest: Equatable, Sendable {
     /// is only for display, never matched by a rule or a Focus's allowed apps.
     public var sandboxed: Bool { get { box.fields.sandboxed } set { change { $0.sandboxed = newValue } } }
 
-    /// Named by the sandbox it came from, whatever it claims (the README's "Who is sending").
+    /// Named by the sandbox it came from, whatever it claims (chimed(1), "Who is sending").
     public mutating func name(by sandbox: SenderIdentity) {
         change {
             $0.hints.desktopEntry = sandbox.id
@@ -67,7 +67,7 @@ public struct NotificationRequest: Equatable, Sendable {
 
     public static func == (a: Self, b: Self) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
 
-    /// Its thread (the README's threads): `x-chime-thread`, else the stack tag, else the app.
+    /// Its thread (chimed(1)'s threads): `x-chime-thread`, else the stack tag, else the app.
     public var thread: String { box.fields.hints.thread ?? box.fields.hints.stackTag ?? appIdentity }
 
     /// Who sent it, for settings and ownership: the desktop entry, else KDE's component name

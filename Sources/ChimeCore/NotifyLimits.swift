@@ -2,7 +2,7 @@
 /// what one call may cost in memory, on disk and in every record that carries it (Presented,
 /// List, History) is bounded too, and no reply or signal can reach D-Bus's limits (64 MiB an
 /// array, 128 MiB a message), past which the bus drops the connection that sent it.
-/// Longer texts are cut (no one reads them in a banner); the README lists the figures.
+/// Longer texts are cut (no one reads them in a banner); chime-hints(7) lists the figures.
 public enum NotifyLimits {
     public static let summaryBytes = 1024
     public static let bodyBytes = 64 * 1024

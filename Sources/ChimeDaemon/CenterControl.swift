@@ -3,7 +3,7 @@ import ChimeCore
 import ChimeDBus
 import ChimeStore
 
-/// The center methods of dev.chime.Chime1 (the README's notification center): history, show, read,
+/// The center methods of dev.chime.Chime1 (chimed(1)'s notification center): history, show, read,
 /// restore, snooze, delete, clear, badges, and actions on notifications that already closed.
 extension Daemon {
     func centerHandlers() -> [String: ExportedInterface.Handler] {

@@ -2,7 +2,7 @@ import ChimeCore
 import ChimeDesktop
 import ChimeGLib
 
-/// Follows what the person is doing, for the decision (the README's "What you are doing"): on
+/// Follows what the person is doing, for the decision (chimed(1), "What you are doing"): on
 /// Wayland the compositor's wlr-foreign-toplevel-management, on X11 the window manager's EWMH.
 /// Under Wayland, X11 is not asked: Xwayland knows only its own windows. Says in the log what it
 /// follows, or why nothing; `chimectl status` says the same. A display that goes away is

@@ -2,7 +2,7 @@ import ChimeCore
 import ChimeGLib
 import Glibc
 
-/// Runs the `exec` commands of the rules a notification matched (the README's rules), as dunst
+/// Runs the `exec` commands of the rules a notification matched (chime.conf(5)'s rules), as dunst
 /// runs a rule's `script` and mako its `on-notify`: `/bin/sh -c COMMAND` with the notification's
 /// fields in its environment, under both Chime's names and dunst's (so a dunst script keeps
 /// working). Never in its arguments, which any user can read (`/proc/PID/cmdline`): a one-time

@@ -41,7 +41,7 @@ enum LocalFile {
     }
 }
 
-/// `sound-file`: Ogg, WAV, FLAC or MP3, at most 5 MB (the README's sound section), named by a
+/// `sound-file`: Ogg, WAV, FLAC or MP3, at most 5 MB (chimed(1)'s sound section), named by a
 /// path or a `file://` URI.
 enum SoundFile {
     static let maximumBytes = 5 * 1024 * 1024

@@ -1,7 +1,7 @@
 import ChimeCore
 import ChimeDBus
 
-/// ShowCenter on dev.chime.Chime1: the panel (the README's Notification Center panel) is open
+/// ShowCenter on dev.chime.Chime1: the panel (chimed(1)'s panel) is open
 /// or closed here, and chime-presenter draws it while it is open, as it draws banners.
 extension Daemon {
     func panelHandlers() -> [String: ExportedInterface.Handler] {

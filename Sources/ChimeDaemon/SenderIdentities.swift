@@ -4,7 +4,7 @@ import ChimeGLib
 import Glibc
 import Synchronization
 
-/// Who each bus connection is, as the system says (the README's "Who is sending"): the bus's
+/// Who each bus connection is, as the system says (chimed(1), "Who is sending"): the bus's
 /// `GetConnectionCredentials` gives the process, /proc says what it is (`SenderIdentity`).
 /// Asked once per connection, on a connection of its own so either thread may ask and block;
 /// forgotten when the connection leaves the bus.

@@ -3,7 +3,7 @@ import ChimeControl
 import ChimeCore
 import ChimeGLib
 
-/// Banners on the screen (the README's popups): one GTK window per presented notification,
+/// Banners on the screen (chimed(1)'s banners): one GTK window per presented notification,
 /// stacked in a corner of one monitor, newest nearest the edge, with a "+N more" line past the
 /// visible count. Runs on chimed's main loop; GTK's events arrive through the same loop.
 public final class PopupPresenter {

@@ -8,7 +8,7 @@ enum RuleCommands {
         try arguments.done()
         let rules = try ControlClient().records("ListRules")
         if json { print(JSONOutput.list(rules, order: ordered)); return }
-        if rules.isEmpty { TextTable.printEmpty("no rules: add [rule NAME] sections to the config (see the README)"); return }
+        if rules.isEmpty { TextTable.printEmpty("no rules: add [rule NAME] sections to the config (see chime.conf(5))"); return }
         var table = TextTable("NAME", "ENABLED", "MATCHED", "MATCHES", "CHANGES")
         for rule in rules {
             table.add([rule["name"]?.string ?? "", rule["enabled"]?.bool == false ? "no" : "yes", "\(rule["matched"]?.integer ?? 0)",

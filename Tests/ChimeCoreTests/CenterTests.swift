@@ -8,7 +8,7 @@ private func sounds(_ events: [ServerEvent]) -> Int {
     events.filter { if case .playSound = $0 { true } else { false } }.count
 }
 
-/// Repeats, rate limits, unread counts and badges, snooze and restore (the README's notification center).
+/// Repeats, rate limits, unread counts and badges, snooze and restore (chimed(1)'s notification center).
 @Suite struct CenterTests {
     var attention = Attention()
 

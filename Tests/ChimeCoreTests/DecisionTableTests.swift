@@ -1,7 +1,7 @@
 import Testing
 @testable import ChimeCore
 
-/// Every row and column of the README's table of levels.
+/// Every level as chimed(1)'s attention model has it, and the README's table in short.
 @Suite struct DecisionTableTests {
     /// An app allowed everything, so each level arrives as asked.
     static var trusting: AppSettings {
@@ -105,7 +105,7 @@ import Testing
     }
 }
 
-/// How the level is found (the README's attention model, rules 1-4) and what apps may do.
+/// How the level is found (chimed(1)'s attention model, rules 1-4) and what apps may do.
 @Suite struct InterruptionLevelTests {
     func level(_ hints: [String: BusValue], app: AppSettings = AppSettings()) -> InterruptionLevel {
         InterruptionPolicy.level(.make(hints: hints), app: app)
@@ -260,7 +260,7 @@ import Testing
     }
 }
 
-/// Communication notifications and Focus allowlists (the README's attention model: Focus and communication).
+/// Communication notifications and Focus allowlists (chimed(1)'s attention model: Focus and communication).
 @Suite struct FocusAllowanceTests {
     var work: FocusMode {
         var mode = FocusMode(name: "work")

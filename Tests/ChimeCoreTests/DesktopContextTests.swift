@@ -1,7 +1,7 @@
 import Testing
 @testable import ChimeCore
 
-/// The foreground and fullscreen rules (the README's "What you are doing"), with the desktop's
+/// The foreground and fullscreen rules (chimed(1), "What you are doing"), with the desktop's
 /// state as a value.
 @Suite struct DesktopContextTests {
     var attention: Attention

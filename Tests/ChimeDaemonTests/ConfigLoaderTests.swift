@@ -41,7 +41,7 @@ import Testing
         let settings = try load(uncommented).get()
         #expect(settings.focus(named: "work")?.schedules.isEmpty == false && settings.focus(named: "sleep") != nil)
         #expect(!settings.summaryTimes.isEmpty && settings.apps["firefox"]?["timeout"] == "8000")
-        #expect(settings.rules.map(\.name) == ["now-playing"])
+        #expect(settings.rules.map(\.name) == ["radio"])
     }
 
     /// The README's example of rules is a config that loads, and does what it says it does.

@@ -1,4 +1,4 @@
-// The desktop's state for chimed (the README's "What you are doing"): libwayland-client with the
+// The desktop's state for chimed (chimed(1), "What you are doing"): libwayland-client with the
 // wlr-foreign-toplevel-management protocol (its code is made by wayland-scanner from
 // protocols/, `make wayland-protocols`), and libxcb for EWMH on X11.
 #ifndef CHIME_DESKTOP_H

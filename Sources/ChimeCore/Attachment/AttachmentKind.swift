@@ -1,5 +1,5 @@
 /// The three kinds of file a notification may carry (Apple's UNNotificationAttachment), each
-/// with its types and its size limit (the README's attachments section).
+/// with its types and its size limit (chime-hints(7)'s attachments section).
 public enum AttachmentKind: String, CaseIterable, Sendable {
     case audio, image, movie
 

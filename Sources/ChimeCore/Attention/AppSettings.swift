@@ -1,4 +1,4 @@
-/// What the user allows an app, per the README's attention model.
+/// What the user allows an app, per chimed(1)'s attention model.
 public struct AppSettings: Equatable, Sendable {
     public enum Authorization: String, CaseIterable, Sendable { case allowed, provisional, denied }
     public enum Previews: String, CaseIterable, Sendable {
@@ -53,9 +53,7 @@ public struct AppSettings: Equatable, Sendable {
     public var attachmentBytes: Int64 { attachmentQuota ?? AttachmentQuota.defaultBytes }
 
     /// Setting names as config keys and `chimectl apps set` use them.
-    public static let keys = ["authorization", "banners", "timeout", "sounds", "sound", "badges", "previews", "time-sensitive",
-                              "critical-alerts", "marketing", "delivery", "show-in-center", "thread-cooldown",
-                              "quiet-when-focused", "hold-in-fullscreen", "now-playing", "attachment-quota"]
+    public static let keys = Setting.keys(in: .app)
 
     /// Sets one key from its text form, or says why the value does not fit.
     public mutating func set(_ key: String, to text: String) -> String? {

@@ -209,7 +209,7 @@ public struct DeliveryDecision: Equatable, Sendable {
             hold = .focus(focus.name)
         }
 
-        // Repeats and rate limits never hold back what must get through (the README's notification center).
+        // Repeats and rate limits never hold back what must get through (chimed(1)'s notification center).
         let mustGetThrough = level >= .timeSensitive
             || (context.focus.flatMap { focus in InterruptionPolicy.person(request).map(focus.allowsPerson) } ?? false)
         var rateLimited = RateLimiter.Admission.admitted
@@ -220,7 +220,7 @@ public struct DeliveryDecision: Equatable, Sendable {
         }
         let mergesIntoRepeat = context.repeats && !mustGetThrough && context.replacing == nil && !feedback
         let interrupts = context.replacing == nil || request.hints.interrupt
-        // One banner for a burst (the README's threads): what must get through still interrupts.
+        // One banner for a burst (chimed(1)'s threads): what must get through still interrupts.
         let quietInThread = context.cooling != nil && !mustGetThrough && !request.hints.interrupt && !feedback
         // The person is in the app already (Apple: an app in front shows no banners of its own).
         let inForeground = context.appFocused && app.quietWhenFocused && level < .timeSensitive && !feedback

@@ -1,4 +1,4 @@
-/// What a redacted notification shows instead of its text (the README's attention model).
+/// What a redacted notification shows instead of its text (chimed(1)'s attention model).
 public enum HiddenPreview {
     public static func body(for request: NotificationRequest) -> String {
         body(placeholder: request.hints.hiddenPreviewBody, category: request.hints.category)

@@ -1,4 +1,4 @@
-/// The interruption level of a notification, per the README's attention model: the explicit hint,
+/// The interruption level of a notification, per chimed(1)'s attention model: the explicit hint,
 /// else urgency; categories raise the floor; the app's permissions clamp it; marketing
 /// is never above passive.
 public enum InterruptionPolicy {

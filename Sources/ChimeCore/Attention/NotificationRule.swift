@@ -28,7 +28,7 @@ public struct NotificationRule: Equatable, Sendable {
     }
 
     /// The app settings a rule may change. An app's consent and permissions are not among them:
-    /// those are the app's, asked of the user once (the README's attention model).
+    /// those are the app's, asked of the user once (chimed(1)'s attention model).
     public static let settingKeys = ["banners", "timeout", "sounds", "sound", "badges", "previews", "delivery", "show-in-center"]
 
     public var name: String

@@ -1,4 +1,4 @@
-/// Scheduled summaries (the README's attention model): when a delivery time passes, and what the
+/// Scheduled summaries (chimed(1)'s attention model): when a delivery time passes, and what the
 /// summary says about the notifications it delivers.
 public enum ScheduledSummary {
     /// The category of the notification a summary is delivered in: the panel shows the last one

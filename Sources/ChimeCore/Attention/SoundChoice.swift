@@ -24,7 +24,7 @@ public struct SoundSettings: Equatable, Sendable {
     }
 }
 
-/// What to play for one notification (the README's sound section).
+/// What to play for one notification (chimed(1)'s sound section).
 public struct SoundChoice: Equatable, Sendable {
     /// A checked local file (`sound-file`), played in preference to any event.
     public var file: String?

@@ -1,4 +1,4 @@
-/// How the notification center keeps, merges and limits notifications (the README's notification center).
+/// How the notification center keeps, merges and limits notifications (chimed(1)'s notification center).
 public struct CenterSettings: Equatable, Sendable {
     /// The same app, summary and body again within this span updates the earlier notification
     /// and bumps its repeat count instead of stacking another; zero merges nothing.

@@ -1,6 +1,6 @@
 /// When each thread last interrupted and which of its notifications has the banner: within the
 /// thread's cooldown a new notification updates that banner quietly instead of interrupting
-/// again (the README's threads: one banner for a burst).
+/// again (chimed(1)'s threads: one banner for a burst).
 public struct ThreadCooldowns: Sendable {
     /// A thread of an app (`NotificationRequest.thread`).
     public struct Key: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// What the person is doing, as the desktop says (the README's "What you are doing"): which
+/// What the person is doing, as the desktop says (chimed(1), "What you are doing"): which
 /// app's window has the focus, and whether it fills the screen. An adapter watches the display
 /// and hands it over as a value; with no source the rules that need it do not apply.
 public struct DesktopContext: Equatable, Sendable {

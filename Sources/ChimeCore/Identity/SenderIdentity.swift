@@ -1,4 +1,4 @@
-/// Who a bus connection is, as the system says (the README's "Who is sending"): a Flatpak app
+/// Who a bus connection is, as the system says (chimed(1), "Who is sending"): a Flatpak app
 /// id, a Snap name, a systemd app unit's application id, else the executable. What an app
 /// claims (`desktop-entry`, app_name) names it for display; this decides what it may do.
 public struct SenderIdentity: Hashable, Sendable, CustomStringConvertible {
