@@ -12,7 +12,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus dbus-
                libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxcb-randr0-dev \
                xvfb xdotool openbox x11-xserver-utils xsettingsd xwayland imagemagick sway grim bsdutils \
                python3-gi gir1.2-notify-0.7 adwaita-icon-theme xdg-desktop-portal shared-mime-info ffmpeg ffmpegthumbnailer bubblewrap weston \
-               scdoc man-db
+               scdoc man-db gettext locales fonts-nanum
 
 # SwiftPM reads the libraries' pkg-config files itself and warns about every `-pthread` in them,
 # a flag glibc no longer needs: it reads copies without it, made here, before the system's.
@@ -23,6 +23,7 @@ export PKG_CONFIG_PATH := $(PC_DIR)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 BENCH_PACKAGES = dunst mako-notifier
 
 .PHONY: all deps pkgconfig build run test test-release bench bench-quick bench-build hot-functions release install uninstall clean screenshots man \
+        locale pot po-update \
         wayland-protocols
 
 all: build
@@ -49,7 +50,7 @@ build: deps
 	$(SWIFT) build -c $(CONFIG)
 
 # Runs chimed on the session bus, or on a private bus it starts and announces.
-run: build
+run: build locale
 	@scripts/run-chimed "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"
 
 # The man pages, from their scdoc sources in docs/man (the date is the last commit's, so a
@@ -61,8 +62,23 @@ man:
 	@for page in $(MAN_PAGES); do \
 	    SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) scdoc < docs/man/$$page.scd > $(MAN_DIR)/$$page || exit 1; done
 
+# Chime's words in other languages: po/LANG.po compiled into .build/locale, where the programs
+# of the build tree find them (installed: PREFIX/share/locale). `make pot` gathers the messages
+# of the sources into po/chime.pot; `make po-update` brings each language's file up to it.
+LANGUAGES = $(basename $(notdir $(wildcard po/*.po)))
+LOCALE_DIR = .build/locale
+locale:
+	@for lang in $(LANGUAGES); do mkdir -p $(LOCALE_DIR)/$$lang/LC_MESSAGES && \
+	    msgfmt --check -o $(LOCALE_DIR)/$$lang/LC_MESSAGES/chime.mo po/$$lang.po || exit 1; done
+
+pot:
+	scripts/extract-messages po/chime.pot
+
+po-update: pot
+	@for lang in $(LANGUAGES); do msgmerge --quiet --update --backup=none po/$$lang.po po/chime.pot; done
+
 # Every test: core unit tests, and bus tests with real clients on private buses.
-test: deps man
+test: deps man locale
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -133,7 +149,7 @@ release:
 # Binaries, D-Bus activation files, the systemd user unit and the interface XML. Installs the
 # release build; under sudo, what is missing is built as the user who ran sudo, so `.build` never
 # holds files of root's.
-install: man
+install: man locale
 	@if [ "$$(id -u)" = 0 ] && [ -n "$$SUDO_USER" ]; then \
 	    sudo -u "$$SUDO_USER" env PATH="$$PATH" $(MAKE) --no-print-directory release; \
 	else \
@@ -158,6 +174,8 @@ install: man
 	install -Dm644 completions/chimectl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/chimectl.fish
 	install -Dm644 sounds/chime/index.theme $(DESTDIR)$(PREFIX)/share/sounds/chime/index.theme
 	install -Dm644 -t $(DESTDIR)$(PREFIX)/share/sounds/chime/stereo sounds/chime/stereo/*.oga
+	for lang in $(LANGUAGES); do \
+	    install -Dm644 $(LOCALE_DIR)/$$lang/LC_MESSAGES/chime.mo $(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/chime.mo; done
 	for page in $(MAN_PAGES); do \
 	    install -Dm644 $(MAN_DIR)/$$page $(DESTDIR)$(PREFIX)/share/man/man$${page##*.}/$$page; done
 	install -Dm644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/chime/LICENSE
@@ -174,6 +192,7 @@ uninstall:
 	      $(DESTDIR)$(PREFIX)/share/doc/chime/chime-portals.conf \
 	      $(DESTDIR)$(PREFIX)/share/doc/chime/LICENSE $(DESTDIR)$(PREFIX)/share/doc/chime/NEWS.md \
 	      $(DESTDIR)$(PREFIX)/share/doc/chime/chime.conf.example \
+	      $(foreach lang,$(LANGUAGES),$(DESTDIR)$(PREFIX)/share/locale/$(lang)/LC_MESSAGES/chime.mo) \
 	      $(foreach page,$(MAN_PAGES),$(DESTDIR)$(PREFIX)/share/man/man$(subst .,,$(suffix $(page)))/$(page)) \
 	      $(DESTDIR)$(UNIT_DIR)/chimed.service \
 	      $(addprefix $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/,$(notdir $(wildcard dbus/*.xml)))

@@ -104,7 +104,7 @@ let package = Package(
                               .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
                           ]),
-        .executableTarget(name: "chimectl", dependencies: ["ChimeControl", "ChimeDBus", "ChimeCore", "CGLib"]),
+        .executableTarget(name: "chimectl", dependencies: ["ChimeControl", "ChimeDBus", "ChimeGLib", "ChimeCore", "CGLib"]),
         // The banners, a client of chimed's control interface; chimed starts it beside itself.
         // The runtimes linked in, as in chimed: about 2 MB less with banners on screen. Its
         // functions that run laid out together as chimed's are (bench/presenter-hot-functions.txt).
@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeDaemon", "ChimeConfig", "ChimeDBus", "ChimeCore",
                                                              "ChimeGLib", "ChimeStore", "ChimeControl"]),
         .testTarget(name: "ChimeControlTests", dependencies: ["ChimeControl", "ChimeCore"]),
-        .testTarget(name: "ChimeBannersTests", dependencies: ["ChimeBanners", "ChimeGLib", "ChimeCore", "ChimeControl"]),
+        .testTarget(name: "ChimeBannersTests", dependencies: ["ChimeBanners", "ChimeGLib", "ChimeCore", "ChimeControl", "CDraw"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ChimeCore", "ChimeDBus", "ChimeStore", "ChimeTestSupport",
                                                             "wayland-input", "test-window"]),
 

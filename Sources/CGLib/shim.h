@@ -1,2 +1,4 @@
 #include <glib.h>
 #include <glib-unix.h>
+#include <libintl.h>
+#include <locale.h>

@@ -5,3 +5,9 @@
 static inline int chime_sqlite_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+
+// SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot spell: the result
+// text is copied before the callback returns.
+static inline void chime_sqlite_result_text_copy(sqlite3_context *context, const char *text, int bytes) {
+    sqlite3_result_text(context, text, bytes, SQLITE_TRANSIENT);
+}

@@ -306,8 +306,8 @@ final class BannerDrawing {
 
     static func levelTag(_ level: InterruptionLevel) -> String? {
         switch level {
-        case .timeSensitive: "Time-Sensitive"
-        case .critical: "Critical"
+        case .timeSensitive: tr("Time-Sensitive")
+        case .critical: tr("Critical")
         case .passive, .active: nil
         }
     }

@@ -171,7 +171,7 @@ public final class LightBanners {
         }
         if let moreAt = stack.moreAt {
             let line = more ?? makeMore()
-            pango_layout_set_text(line.layout, "+\(stack.hidden) more", -1)
+            pango_layout_set_text(line.layout, tr("+{hidden} more", ["hidden": stack.hidden]), -1)
             line.window.place(WindowPlacement(x: moreAt.x, y: moreAt.y, width: settings.width, height: BannerStack.moreHeight,
                                               area: area, anchor: settings.anchor))
             line.window.redraw()

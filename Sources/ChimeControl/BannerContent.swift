@@ -32,7 +32,7 @@ public struct BannerContent: Equatable, Sendable {
     /// The inline reply field's placeholder, when the notification offers a reply.
     public var replyPlaceholder: String?
     /// The reply field's send button (`x-kde-reply-submit-button-text`, else "Send").
-    public var replySubmitText = "Send"
+    public var replySubmitText = tr("Send")
     /// What Chime offers about the app (`Offer`): its line, and its action at the end of `menu`.
     public var offers: [Offer]
     /// When it came (unix ms), for a banner that stays (critical, or a timeout of never): it says
@@ -90,7 +90,7 @@ public struct BannerContent: Equatable, Sendable {
             + offers.flatMap(\.actions).map { Button(key: $0.key, label: $0.label, destructive: false) }
         hasDefaultAction = actions.contains { $0.key == Action.defaultKey }
         replyPlaceholder = actions.contains { $0.key == Action.inlineReplyKey }
-            ? (record["reply-placeholder"]?.string ?? "Reply…") : nil
+            ? (record["reply-placeholder"]?.string ?? tr("Reply…")) : nil
         if let text = record["reply-submit-text"]?.string, !text.isEmpty { replySubmitText = text }
         if record["stays"]?.bool == true { staysSince = record["created"]?.integer }
         progress = record["progress"]?.integer.map { Int32(clamping: $0) }

@@ -40,7 +40,7 @@ extension Daemon {
                     guard asShown, let shown = self.redactedIfHidden(entry) else { return page.add(.vardict(entry), id: id) }
                     // A search must not find what the screen hides: such an entry matches by its app's name alone.
                     let name = shown.first { $0.0 == "summary" }?.1.string ?? ""
-                    if let text = query.text, !name.containsIgnoringASCIICase(text) { return true }
+                    if let text = query.text, !name.containsFolded(text) { return true }
                     return page.add(.vardict(shown), id: id)
                 }
                 return page.reply

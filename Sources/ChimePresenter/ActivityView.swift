@@ -16,7 +16,7 @@ final class ActivityView {
         chart = gtk_drawing_area_new()!
         chart.addClass("activity-chart")
         gtk_widget_set_size_request(chart, -1, 140)
-        Accessible.name(chart, "Interruptions per day")
+        Accessible.name(chart, tr("Interruptions per day"))
         gtk_box_pack_start(widget.cast(GtkBox.self), chart, 0, 0, 0)
         let scrolled = gtk_scrolled_window_new(nil, nil)!
         gtk_scrolled_window_set_policy(scrolled.cast(GtkScrolledWindow.self), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -34,17 +34,17 @@ final class ActivityView {
 
     func show(_ report: ActivityReport) {
         self.report = report
-        Accessible.name(chart, "Interruptions per day: " + zip(report.dates, report.everyDay)
+        Accessible.name(chart, tr("Interruptions per day: ") + zip(report.dates, report.everyDay)
             .map { "\($0): \($1.interruptions)" }.joined(separator: ", "))
         gtk_widget_queue_draw(chart)
         gtk_container_foreach(table.cast(GtkContainer.self), { child, _ in gtk_widget_destroy(child) }, nil)
-        let headings = ["App", "Today", "\(report.dates.count) days", "Held", "Quiet"]
+        let headings = [tr("App"), tr("Today"), trn("{n} day", "{n} days", report.dates.count), tr("Held"), tr("Quiet")]
         for (column, text) in headings.enumerated() { cell(text, column, 0, style: "heading") }
         for (row, app) in report.apps.enumerated() {
             let values = [app.name, String(app.today.interruptions), String(app.total.interruptions), String(app.total.held), String(app.total.quiet)]
             for (column, text) in values.enumerated() { cell(text, column, Int32(row + 1), style: column == 0 ? "app" : "figure") }
         }
-        if report.apps.isEmpty { cell("Nothing reached you in these days", 0, 1, style: "app") }
+        if report.apps.isEmpty { cell(tr("Nothing reached you in these days"), 0, 1, style: "app") }
         gtk_widget_show_all(table)
     }
 

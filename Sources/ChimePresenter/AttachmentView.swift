@@ -34,7 +34,7 @@ enum AttachmentView {
         if attachments.count > shown {
             let more = gtk_label_new("+\(attachments.count - shown)")!
             more.addClass("attachments-more")
-            Accessible.name(more, "\(attachments.count - shown) more attachments")
+            Accessible.name(more, tr("{value} more attachments", ["value": attachments.count - shown]))
             gtk_container_add(row.cast(GtkContainer.self), more)
         }
         return row
@@ -43,7 +43,7 @@ enum AttachmentView {
     private static func tile(_ attachment: Attachment, index: Int, width: Int, height: Int,
                              callbacks: Callbacks) -> UnsafeMutablePointer<GtkWidget> {
         guard access(attachment.path, R_OK) == 0 else {
-            let gone = gtk_label_new("\(attachment.name) (deleted)")!
+            let gone = gtk_label_new(tr("{name} (deleted)", ["name": attachment.name]))!
             gone.addClass("attachment-gone")
             return gone
         }
@@ -65,7 +65,7 @@ enum AttachmentView {
                 picture = gtk_image_new_from_icon_name("image-x-generic", GTK_ICON_SIZE_DIALOG)!
             }
             gtk_container_add(button.cast(GtkContainer.self), picture)
-            Accessible.name(button, "Open \(attachment.name)")
+            Accessible.name(button, tr("Open {name}", ["name": attachment.name]))
             opens(button, path, callbacks)
         case .movie:
             let picture = gtk_image_new_from_icon_name("video-x-generic", GTK_ICON_SIZE_DIALOG)!
@@ -79,7 +79,7 @@ enum AttachmentView {
                 gtk_image_set_from_pixbuf(picture.cast(GtkImage.self), pixbuf)
                 g_object_unref(UnsafeMutableRawPointer(pixbuf))
             }
-            Accessible.name(button, "Open \(attachment.name)")
+            Accessible.name(button, tr("Open {name}", ["name": attachment.name]))
             opens(button, path, callbacks)
         case .audio:
             let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
@@ -89,7 +89,7 @@ enum AttachmentView {
             gtk_label_set_max_width_chars(name.cast(GtkLabel.self), 24)
             gtk_box_pack_start(box.cast(GtkBox.self), name, 0, 0, 0)
             gtk_container_add(button.cast(GtkContainer.self), box)
-            Accessible.name(button, "Play \(attachment.name)")
+            Accessible.name(button, tr("Play {name}", ["name": attachment.name]))
             // What libcanberra plays is played; the desktop's player takes the rest.
             if AttachmentFiles.playable(attachment) {
                 GtkSignals.connect(button.raw, "clicked") { callbacks.play(index) }

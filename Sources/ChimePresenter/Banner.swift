@@ -119,7 +119,7 @@ final class Banner {
             tagLabel.addClass("level-tag")
             gtk_box_pack_start(header.cast(GtkBox.self), tagLabel, 0, 0, 0)
         }
-        let close = Accessible.closeButton("Dismiss", name: "Dismiss \(content.summary)") { callbacks.dismiss(id) }
+        let close = Accessible.closeButton(tr("Dismiss"), name: tr("Dismiss {summary}", ["summary": content.summary])) { callbacks.dismiss(id) }
         gtk_box_pack_end(header.cast(GtkBox.self), close, 0, 0, 0)
         gtk_box_pack_start(texts.cast(GtkBox.self), header, 0, 0, 0)
         gtk_box_pack_start(texts.cast(GtkBox.self), label(content.summary, markup: false, style: "summary", lines: 2), 0, 0, 0)
@@ -178,7 +178,7 @@ final class Banner {
             let rest = content.moreActions
             if !rest.isEmpty {
                 let more = gtk_button_new_from_icon_name("view-more-symbolic", GTK_ICON_SIZE_BUTTON)!
-                gtk_widget_set_tooltip_text(more, "More actions")
+                gtk_widget_set_tooltip_text(more, tr("More actions"))
                 more.addClass("more-actions")
                 GtkSignals.connect(more.raw, "clicked") { ActionMenu.popUp(rest, of: content, at: .below(more), keyboard: keyboard, callbacks: callbacks) }
                 gtk_box_pack_end(row.cast(GtkBox.self), more, 0, 0, 0)
@@ -190,8 +190,8 @@ final class Banner {
 
     static func levelTag(_ level: InterruptionLevel) -> String? {
         switch level {
-        case .timeSensitive: "Time-Sensitive"
-        case .critical: "Critical"
+        case .timeSensitive: tr("Time-Sensitive")
+        case .critical: tr("Critical")
         case .passive, .active: nil
         }
     }
@@ -201,7 +201,13 @@ final class Banner {
         let label = gtk_label_new(nil)!
         let text = lines.map { LineLimit.oneParagraph(text, lines: $0) } ?? text
         if markup { gtk_label_set_markup(label.cast(GtkLabel.self), text) } else { gtk_label_set_text(label.cast(GtkLabel.self), text) }
-        gtk_label_set_xalign(label.cast(GtkLabel.self), 0)
+        // Text that reads right to left (Hebrew, Arabic) stands against the right side, as
+        // pango lays it out on its own in chime-banners; a GtkLabel keeps the widget's side.
+        // (The label's text without its markup; asking for its layout this early would fix it
+        // before the style's font applies.)
+        let rightToLeft = gtk_label_get_text(label.cast(GtkLabel.self)).map { pango_find_base_dir($0, -1) == PANGO_DIRECTION_RTL } ?? false
+        gtk_label_set_xalign(label.cast(GtkLabel.self), rightToLeft ? 1 : 0)
+        if rightToLeft { gtk_label_set_justify(label.cast(GtkLabel.self), GTK_JUSTIFY_RIGHT) }
         gtk_label_set_line_wrap(label.cast(GtkLabel.self), 1)
         gtk_label_set_line_wrap_mode(label.cast(GtkLabel.self), PANGO_WRAP_WORD_CHAR)
         // A small natural width, so the label wraps to the banner's width instead of widening it.

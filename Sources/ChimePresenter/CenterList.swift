@@ -66,18 +66,18 @@ final class CenterList {
         for row in order { gtk_widget_destroy(row) }
         (rows, order) = ([:], [])
         if content.groups.isEmpty, content.held.isEmpty, content.waiting.isEmpty, content.summaryCard == nil {
-            let empty = gtk_label_new("No notifications")!
+            let empty = gtk_label_new(tr("No notifications"))!
             empty.addClass("center-empty")
             add(.header("empty"), empty, focusable: false)
         }
         if let card = content.summaryCard {
-            section("summary card", "Your Scheduled Summary", [card], card: true)
+            section("summary card", tr("Your Scheduled Summary"), [card], card: true)
         }
         for held in content.held {
-            section("held \(held.focus)", "Held by \(focusNames[held.focus] ?? held.focus): \(held.items.count)", held.items)
+            section("held \(held.focus)", tr("Held by {focus}: {n}", ["focus": focusNames[held.focus] ?? held.focus, "n": held.items.count]), held.items)
         }
         if !content.waiting.isEmpty {
-            section("summary", "Waiting for the summary: \(content.waiting.count)", content.waiting)
+            section("summary", tr("Waiting for the summary: {n}", ["n": content.waiting.count]), content.waiting)
         }
         for group in content.groups { add(group) }
         gtk_widget_show_all(listBox)
@@ -151,14 +151,14 @@ final class CenterList {
         let app = group.app
         if unread > 0 {
             let ids = group.items.filter(\.unread).map(\.id)
-            let read = gtk_button_new_with_label("Mark \(unread) read")!
-            Accessible.name(read, "Mark \(unread) of \(group.name)'s notifications read")
+            let read = gtk_button_new_with_label(tr("Mark {unread} read", ["unread": unread]))!
+            Accessible.name(read, tr("Mark {unread} of {name}'s notifications read", ["unread": unread, "name": group.name]))
             GtkSignals.connect(read.raw, "clicked") { actions.read(ids) }
             gtk_box_pack_start(header.cast(GtkBox.self), read, 0, 0, 0)
         }
         let ids = group.items.map(\.id)
-        let clear = gtk_button_new_with_label("Clear \(ids.count)")!
-        Accessible.name(clear, "Clear \(ids.count) of \(group.name)'s notifications")
+        let clear = gtk_button_new_with_label(tr("Clear {count}", ["count": ids.count]))!
+        Accessible.name(clear, tr("Clear {count} of {name}'s notifications", ["count": ids.count, "name": group.name]))
         GtkSignals.connect(clear.raw, "clicked") { actions.clear(ids) }
         gtk_box_pack_start(header.cast(GtkBox.self), clear, 0, 0, 0)
         add(.header("app \(app)"), header, focusable: true)
@@ -169,7 +169,7 @@ final class CenterList {
         let shown = expanded.contains(key) ? items[...] : items.prefix(Self.collapsedCount)
         for item in shown { add(.item(item), Self.body(item, actions: actions), focusable: true) }
         if shown.count < items.count {
-            let more = gtk_label_new("\(items.count - shown.count) more")!
+            let more = gtk_label_new(tr("{value} more", ["value": items.count - shown.count]))!
             more.addClass("center-more")
             add(.more(key), more, focusable: true)
         }
@@ -184,7 +184,8 @@ final class CenterList {
             listRow.addClass("center-item")
             if item.unread { listRow.addClass("unread") }
             listRow.addClass(item.level.rawValue)
-            Accessible.name(listRow, "\(item.appName): \(item.summary)" + (item.unread ? ", unread" : ""))
+            Accessible.name(listRow, item.unread ? tr("{app}: {summary}, unread", ["app": item.appName, "summary": item.summary])
+                                             : "\(item.appName): \(item.summary)")
         case .header:
             gtk_list_box_row_set_activatable(listRow.cast(GtkListBoxRow.self), 0)
         case .more:
@@ -224,7 +225,7 @@ final class CenterList {
         when.addClass("age")
         gtk_label_set_xalign(when.cast(GtkLabel.self), 0)
         gtk_box_pack_start(top.cast(GtkBox.self), when, 1, 1, 0)
-        let remove = Accessible.closeButton("Dismiss", name: "Dismiss \(item.summary)") { actions.delete(id) }
+        let remove = Accessible.closeButton(tr("Dismiss"), name: tr("Dismiss {summary}", ["summary": item.summary])) { actions.delete(id) }
         gtk_box_pack_end(top.cast(GtkBox.self), remove, 0, 0, 0)
         gtk_box_pack_start(column.cast(GtkBox.self), top, 0, 0, 0)
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
@@ -292,15 +293,15 @@ final class CenterList {
         if item.offersReply {
             let field = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
             let entry = gtk_entry_new()!
-            gtk_entry_set_placeholder_text(entry.cast(GtkEntry.self), "Reply…")
-            Accessible.name(entry, "Reply to \(item.summary)")
+            gtk_entry_set_placeholder_text(entry.cast(GtkEntry.self), tr("Reply…"))
+            Accessible.name(entry, tr("Reply to {summary}", ["summary": item.summary]))
             let send = {
                 let text = String(cString: gtk_entry_get_text(entry.cast(GtkEntry.self)))
                 if !text.isEmpty { actions.reply(id, text) }
             }
             GtkSignals.connect(entry.raw, "activate", send)
             gtk_box_pack_start(field.cast(GtkBox.self), entry, 1, 1, 0)
-            let button = gtk_button_new_with_label("Send")!
+            let button = gtk_button_new_with_label(tr("Send"))!
             GtkSignals.connect(button.raw, "clicked", send)
             gtk_box_pack_start(field.cast(GtkBox.self), button, 0, 0, 0)
             gtk_box_pack_start(column.cast(GtkBox.self), field, 0, 0, 0)

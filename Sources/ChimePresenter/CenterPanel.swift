@@ -106,8 +106,8 @@ public final class CenterPanel {
         gtk_box_pack_start(column.cast(GtkBox.self), header.widget, 0, 0, 0)
         let search = gtk_search_entry_new()!
         search.addClass("center-search")
-        gtk_entry_set_placeholder_text(search.cast(GtkEntry.self), "Search notifications")
-        Accessible.name(search, "Search notifications")
+        gtk_entry_set_placeholder_text(search.cast(GtkEntry.self), tr("Search notifications"))
+        Accessible.name(search, tr("Search notifications"))
         GtkSignals.connect(search.raw, "search-changed") { [actions] in
             actions.search(String(cString: gtk_entry_get_text(search.cast(GtkEntry.self))))
         }

@@ -28,17 +28,17 @@ final class PanelHeader {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         widget.addClass("center-header")
         let top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-        let title = gtk_label_new("Notifications")!
+        let title = gtk_label_new(tr("Notifications"))!
         title.addClass("center-title")
         gtk_label_set_xalign(title.cast(GtkLabel.self), 0)
         gtk_box_pack_start(top.cast(GtkBox.self), title, 1, 1, 0)
-        let switchButton = gtk_toggle_button_new_with_label("Activity")!
+        let switchButton = gtk_toggle_button_new_with_label(tr("Activity"))!
         switchButton.addClass("activity-switch")
         GtkSignals.connect(switchButton.raw, "toggled") {
             activity(gtk_toggle_button_get_active(switchButton.cast(GtkToggleButton.self)) != 0)
         }
         gtk_box_pack_start(top.cast(GtkBox.self), switchButton, 0, 0, 0)
-        let close = Accessible.closeButton("Close", name: "Close the panel") { actions.close() }
+        let close = Accessible.closeButton(tr("Close"), name: tr("Close the panel")) { actions.close() }
         gtk_box_pack_start(top.cast(GtkBox.self), close, 0, 0, 0)
         gtk_box_pack_start(widget.cast(GtkBox.self), top, 0, 0, 0)
         problemLine = gtk_label_new("")!
@@ -59,12 +59,12 @@ final class PanelHeader {
         let everything = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         everything.addClass("center-all")
         gtk_box_pack_start(everything.cast(GtkBox.self), gtk_label_new("")!, 1, 1, 0)
-        markAllRead = gtk_button_new_with_label("Mark all read")!
-        clearAll = gtk_button_new_with_label("Clear all")!
+        markAllRead = gtk_button_new_with_label(tr("Mark all read"))!
+        clearAll = gtk_button_new_with_label(tr("Clear all"))!
         gtk_box_pack_start(everything.cast(GtkBox.self), markAllRead, 0, 0, 0)
         gtk_box_pack_start(everything.cast(GtkBox.self), clearAll, 0, 0, 0)
         gtk_box_pack_start(widget.cast(GtkBox.self), everything, 0, 0, 0)
-        mute = gtk_toggle_button_new_with_label("Mute")!
+        mute = gtk_toggle_button_new_with_label(tr("Mute"))!
         g_object_ref_sink(UnsafeMutableRawPointer(mute))
         GtkSignals.connect(markAllRead.raw, "clicked") { [unowned self] in actions.read(shown.unread) }
         GtkSignals.connect(clearAll.raw, "clicked") { [unowned self] in actions.clear(shown.all) }
@@ -81,27 +81,29 @@ final class PanelHeader {
         shown = (items.map(\.id), items.filter(\.unread).map(\.id))
         gtk_widget_set_sensitive(markAllRead, shown.unread.isEmpty ? 0 : 1)
         gtk_widget_set_sensitive(clearAll, shown.all.isEmpty ? 0 : 1)
-        Accessible.name(markAllRead, "Mark all \(shown.unread.count) unread notifications read")
-        Accessible.name(clearAll, "Clear all \(shown.all.count) notifications")
+        Accessible.name(markAllRead, tr("Mark all {count} unread notifications read", ["count": shown.unread.count]))
+        Accessible.name(clearAll, tr("Clear all {count} notifications", ["count": shown.all.count]))
     }
 
     func show(_ status: CenterPanel.Status) {
         guard status != self.status else { return }
         self.status = status
         let active = status.modes.first { $0.name == status.active }?.displayName ?? status.active
-        var line = status.active.isEmpty ? "Focus: off" : "Focus: \(active) on"
-        if !status.active.isEmpty, status.until > 0 { line += " until " + Self.clock(status.until) }
-        if status.muted { line += " · sounds muted" }
+        var line = status.active.isEmpty ? tr("Focus: off")
+            : status.until > 0 ? tr("Focus: {name} on until {time}", ["name": active, "time": Self.clock(status.until)])
+            : tr("Focus: {name} on", ["name": active])
+        if status.muted { line += " · " + tr("sounds muted") }
         gtk_label_set_text(focusLine.cast(GtkLabel.self), line)
         let problems = status.configProblems.count
         gtk_label_set_text(problemLine.cast(GtkLabel.self),
-                           "The config has \(problems) problem\(problems == 1 ? "" : "s"), left out: see chimectl status")
+                           trn("The config has {n} problem, left out: see chimectl status",
+                               "The config has {n} problems, left out: see chimectl status", problems))
         gtk_widget_set_tooltip_text(problemLine, status.configProblems.joined(separator: "\n"))
         gtk_widget_set_visible(problemLine, problems > 0 ? 1 : 0)
         settingMute = true
         gtk_toggle_button_set_active(mute.cast(GtkToggleButton.self), status.muted ? 1 : 0)
         settingMute = false
-        Accessible.name(mute, status.muted ? "Sounds muted; unmute" : "Mute sounds")
+        Accessible.name(mute, status.muted ? tr("Sounds muted; unmute") : tr("Mute sounds"))
         // The Focus buttons are made again only when the modes or the active one change, so the
         // keyboard's place among them stays.
         let names = status.modes.map(\.name) + [status.active]
@@ -134,12 +136,12 @@ final class PanelHeader {
         if on {
             button = gtk_button_new_with_label(displayName)!
             button.addClass("focus-on")
-            Accessible.name(button, "\(displayName) is on; turn it off")
+            Accessible.name(button, tr("{displayName} is on; turn it off", ["displayName": displayName]))
             GtkSignals.connect(button.raw, "clicked") { actions.focusOff() }
         } else {
             button = gtk_menu_button_new()!
             gtk_button_set_label(button.cast(GtkButton.self), displayName)
-            Accessible.name(button, "Turn \(displayName) on")
+            Accessible.name(button, tr("Turn {displayName} on", ["displayName": displayName]))
             let menu = gtk_menu_new()!
             menu.addClass("focus-durations")
             for (label, options) in Self.durations(now: Int64(g_get_real_time()) / 1_000) {
@@ -157,10 +159,10 @@ final class PanelHeader {
     /// How long a Focus turned on from the panel lasts: an hour, until this evening (before
     /// six), until tomorrow morning, or until turned off.
     static func durations(now: Int64) -> [(String, [(String, BusValue)])] {
-        var choices: [(String, [(String, BusValue)])] = [("For 1 hour", [("for-seconds", .uint32(3_600))])]
-        if let hour = localHour(now), hour < 17 { choices.append(("Until this evening", [("until", .string("18:00"))])) }
-        choices.append(("Until tomorrow morning", [("until", .string("08:00"))]))
-        choices.append(("Until I turn it off", []))
+        var choices: [(String, [(String, BusValue)])] = [(tr("For 1 hour"), [("for-seconds", .uint32(3_600))])]
+        if let hour = localHour(now), hour < 17 { choices.append((tr("Until this evening"), [("until", .string("18:00"))])) }
+        choices.append((tr("Until tomorrow morning"), [("until", .string("08:00"))]))
+        choices.append((tr("Until I turn it off"), []))
         return choices
     }
 

@@ -57,10 +57,10 @@ final class PlayerCards {
         gtk_box_pack_start(row.cast(GtkBox.self), texts, 1, 1, 0)
         let playing = player.status == "Playing"
         let buttons: [(icon: String, name: String, action: String, enabled: Bool)] = [
-            ("media-skip-backward-symbolic", "Previous", "Previous", player.canGoPrevious),
-            (playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic", playing ? "Pause" : "Play",
+            ("media-skip-backward-symbolic", tr("Previous"), "Previous", player.canGoPrevious),
+            (playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic", playing ? tr("Pause") : tr("Play"),
              "PlayPause", playing ? player.canPause : player.canPlay),
-            ("media-skip-forward-symbolic", "Next", "Next", player.canGoNext),
+            ("media-skip-forward-symbolic", tr("Next"), "Next", player.canGoNext),
         ]
         for button in buttons {
             let widget = gtk_button_new_from_icon_name(button.icon, GTK_ICON_SIZE_BUTTON)!

@@ -126,7 +126,7 @@ public final class PopupPresenter {
         }
         if let moreAt = stack.moreAt {
             let line = more ?? makeMore()
-            gtk_label_set_text(gtk_bin_get_child(line.cast(GtkBin.self)).cast(GtkLabel.self), "+\(stack.hidden) more")
+            gtk_label_set_text(gtk_bin_get_child(line.cast(GtkBin.self)).cast(GtkLabel.self), tr("+{hidden} more", ["hidden": stack.hidden]))
             let placement = OverlayWindow.Placement(x: moreAt.x, y: moreAt.y, width: settings.width, height: BannerStack.moreHeight,
                                                     area: area, anchor: settings.anchor)
             OverlayWindow.place(line, placement, monitor: monitor, layerShell: layerShell)

@@ -40,11 +40,12 @@ extension NotificationStore {
                 WHERE (?1 IS NULL OR app = ?1) AND (?2 IS NULL OR thread = ?2)
                   AND (?3 IS NULL OR state = ?3 OR (?3 = 'unread' AND unread = 1))
                   AND (?5 IS NULL OR created >= ?5) AND (?6 IS NULL OR id < ?6)
-                  AND (?7 IS NULL OR summary LIKE ?7 ESCAPE '\\' OR body LIKE ?7 ESCAPE '\\' OR app_name LIKE ?7 ESCAPE '\\')
+                  AND (?7 IS NULL OR chime_fold(summary) LIKE ?7 ESCAPE '\\' OR chime_fold(body) LIKE ?7 ESCAPE '\\'
+                       OR chime_fold(app_name) LIKE ?7 ESCAPE '\\')
                 ORDER BY id DESC LIMIT ?4
                 """, [.optional(filter.app), .optional(filter.thread), .optional(filter.state),
                       .integer(Int64(filter.limit)), .optional(filter.since), .optional(filter.before.map { Int64($0) }),
-                      .optional(filter.text.map(Self.likePattern))],
+                      .optional(filter.text.map { Self.likePattern($0.folded) })],
                 while: { row in each(Self.centerEntry(row)) })
         }
     }

@@ -31,6 +31,7 @@ final class SQLiteDatabase {
         }
         // Long enough for a chimed being replaced (--replace) to close the file it holds.
         sqlite3_busy_timeout(handle, 3_000)
+        TextFold.register(on: handle)
     }
 
     deinit {

@@ -93,6 +93,7 @@ func run(configPath: String?, environment: [String: String]) -> Int32 {
 extension LightBanners: BannerBoard {}
 
 Log.takeGLibMessages()
+Translation.install()
 let status = run(configPath: configPath, environment: processEnvironment())
 Log.flush()
 exit(status)

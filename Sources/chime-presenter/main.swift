@@ -6,6 +6,7 @@ import Glibc
 // chime-presenter [--config FILE] [--panel-only]: the panel and the GTK banners, started by chimed beside itself. A program of
 // its own so that chimed never loads GTK: chimed stays small, and a display that goes away
 // ends only this process.
+Translation.install()
 var arguments = CommandLine.arguments.dropFirst()
 var configPath: String?
 var panelOnly = false

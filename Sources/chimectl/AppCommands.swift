@@ -10,7 +10,7 @@ enum AppCommands {
             try arguments.done()
             let apps = try ControlClient().records("ListApps")
             if json { print(JSONOutput.list(apps, order: ordered)); return }
-            if apps.isEmpty { TextTable.printEmpty("no apps yet"); return }
+            if apps.isEmpty { TextTable.printEmpty(tr("no apps yet")); return }
             var table = TextTable("APP", "AUTHORIZATION", "DELIVERY", "BANNERS", "SOUNDS")
             for app in apps {
                 table.add(["app", "authorization", "delivery", "banners", "sounds"].map { (app[$0]?.string ?? "").withoutControlCharacters() })
@@ -18,23 +18,23 @@ enum AppCommands {
             table.print()
         case "show":
             let json = arguments.flag("--json")
-            guard let name = arguments.next() else { throw .usage("apps show needs an app name (see chimectl apps list)") }
+            guard let name = arguments.next() else { throw .usage(tr("apps show needs an app name (see chimectl apps list)")) }
             try arguments.done()
             let app = try ControlClient().call("GetApp", [.string(name)]).first?.vardictEntries ?? [:]
             if json { print(JSONOutput.record(app, order: ordered)); return }
             for key in AppSettings.keys { print("\(key) = \(app[key]?.string ?? "")") }
         case "set":
             guard let name = arguments.next(), let assignment = arguments.next() else {
-                throw .usage("apps set needs APP KEY=VALUE")
+                throw .usage(tr("apps set needs APP KEY=VALUE"))
             }
             try arguments.done()
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw .usage("'\(assignment)' is not KEY=VALUE") }
+            guard parts.count == 2 else { throw .usage(tr("'{assignment}' is not KEY=VALUE", ["assignment": assignment])) }
             var scratch = AppSettings()
             if let problem = scratch.set(parts[0], to: parts[1]) { throw .usage(problem) }
             _ = try ControlClient().call("SetApp", [.string(name), .string(parts[0]), .string(parts[1])])
         case let other:
-            throw .usage(other.map { "unknown apps command '\($0)'" } ?? "apps needs list, show or set")
+            throw .usage(other.map { tr("unknown apps command '{command}'", ["command": $0]) } ?? tr("apps needs list, show or set"))
         }
     }
 

@@ -1,3 +1,4 @@
+import ChimeCore
 /// The words after the subcommand, consumed as they are understood.
 struct Arguments {
     private var words: [String]
@@ -14,7 +15,7 @@ struct Arguments {
     /// The value after `name`, removing both; nil when `name` is absent.
     mutating func option(_ name: String) throws(CommandLineError) -> String? {
         guard let index = words.firstIndex(of: name) else { return nil }
-        guard index + 1 < words.count else { throw .usage("\(name) needs a value") }
+        guard index + 1 < words.count else { throw .usage(tr("{name} needs a value", ["name": name])) }
         let value = words[index + 1]
         words.removeSubrange(index...index + 1)
         return value
@@ -33,13 +34,13 @@ struct Arguments {
     }
 
     mutating func id() throws(CommandLineError) -> UInt32 {
-        guard let word = next() else { throw .usage("a notification ID is needed") }
-        guard let id = UInt32(word), id > 0 else { throw .usage("'\(word)' is not a notification ID") }
+        guard let word = next() else { throw .usage(tr("a notification ID is needed")) }
+        guard let id = UInt32(word), id > 0 else { throw .usage(tr("'{word}' is not a notification ID", ["word": word])) }
         return id
     }
 
     /// Fails on anything left over, so typos are not silently ignored.
     func done() throws(CommandLineError) {
-        if let extra = words.first { throw .usage("unexpected argument '\(extra)'") }
+        if let extra = words.first { throw .usage(tr("unexpected argument '{extra}'", ["extra": extra])) }
     }
 }

@@ -32,7 +32,7 @@ enum CenterCommands {
         let app = entry["app-name"]?.string ?? ""
         print("\(id) \(app): \(entry["summary"]?.string ?? "") (\(entry["state"]?.string ?? ""))".withoutControlCharacters())
         for reason in reasons { print("  " + reason.withoutControlCharacters()) }
-        if reasons.isEmpty { print("  (no reasons kept: it came before chimed kept them)") }
+        if reasons.isEmpty { print("  " + tr("(no reasons kept: it came before chimed kept them)")) }
     }
 
     static func read(_ arguments: inout Arguments) throws(CommandLineError) {
@@ -48,7 +48,7 @@ enum CenterCommands {
         }
         var ids: [UInt32] = [try arguments.id()]
         while let word = arguments.next() {
-            guard let id = UInt32(word), id > 0 else { throw .usage("'\(word)' is not a notification ID") }
+            guard let id = UInt32(word), id > 0 else { throw .usage(tr("'{word}' is not a notification ID", ["word": word])) }
             ids.append(id)
         }
         _ = try ControlClient().call("Read", [.array(elementSignature: "u", ids.map { .uint32($0) })])
@@ -64,8 +64,8 @@ enum CenterCommands {
 
     static func snooze(_ arguments: inout Arguments) throws(CommandLineError) {
         let id = try arguments.id()
-        guard let text = arguments.next() else { throw .usage("snooze needs a duration, like 10m or 1h") }
-        guard let seconds = DurationText.seconds(text) else { throw .usage("'\(text)' is not a duration, like 10m or 1h30m") }
+        guard let text = arguments.next() else { throw .usage(tr("snooze needs a duration, like 10m or 1h")) }
+        guard let seconds = DurationText.seconds(text) else { throw .usage(tr("'{text}' is not a duration, like 10m or 1h30m", ["text": text])) }
         try arguments.done()
         _ = try ControlClient().call("Snooze", [.uint32(id), .uint32(UInt32(seconds))])
     }
@@ -91,7 +91,7 @@ enum CenterCommands {
             print(JSONOutput.list(badges))
             return
         }
-        if badges.isEmpty { TextTable.printEmpty("no unread notifications"); return }
+        if badges.isEmpty { TextTable.printEmpty(tr("no unread notifications")); return }
         var table = TextTable("APP", "UNREAD")
         for badge in badges {
             table.add([(badge["app"]?.string ?? "").withoutControlCharacters(), String(badge["count"]?.integer ?? 0),

@@ -5,7 +5,7 @@ import Glibc
 /// One function per subcommand; each takes its own arguments.
 enum Commands {
     static func run(_ arguments: [String]) throws(CommandLineError) {
-        guard let command = arguments.first else { throw .usage("no command given") }
+        guard let command = arguments.first else { throw .usage(tr("no command given")) }
         var rest = Arguments(Array(arguments.dropFirst()))
         switch command {
         case "status": try status(&rest)
@@ -43,7 +43,7 @@ enum Commands {
         case "player": try PlayerCommands.player(&rest)
         case "reload": try reload(&rest)
         case "help", "--help", "-h": print(Usage.text)
-        default: throw .usage("unknown command '\(command)'")
+        default: throw .usage(tr("unknown command '{command}'", ["command": command]))
         }
     }
 
@@ -56,7 +56,7 @@ enum Commands {
     }
 
     static func configProblems(_ problems: [String]) -> String {
-        "config: \(problems.count) problem\(problems.count == 1 ? "" : "s"), each left out; the rest is in force:"
+        trn("config: {n} problem, left out; the rest is in force:", "config: {n} problems, each left out; the rest is in force:", problems.count)
             + problems.map { "\n  " + $0.withoutControlCharacters() }.joined()
     }
 
@@ -67,41 +67,45 @@ enum Commands {
         if json {
             print(JSONOutput.record(status))
         } else {
-            print("chimed \(status["version"]?.string ?? "?") is running (pid \(status["pid"]?.integer ?? 0))")
+            print(tr("chimed {version} is running (pid {pid})", ["version": status["version"]?.string ?? "?", "pid": status["pid"]?.integer ?? 0]))
             let problems = status["config-problems"]?.strings ?? []
             if problems.isEmpty {
-                print("config: \((status["config"]?.string ?? "").withoutControlCharacters())")
+                print(tr("config: {path}", ["path": (status["config"]?.string ?? "").withoutControlCharacters()]))
             } else {
                 print(configProblems(problems))
             }
-            print("open notifications: \(status["open"]?.integer ?? 0)")
-            print("unread in the center: \(status["unread"]?.integer ?? 0)")
+            print(tr("open notifications: {n}", ["n": status["open"]?.integer ?? 0]))
+            print(tr("unread in the center: {n}", ["n": status["unread"]?.integer ?? 0]))
             let focus = status["focus"]?.string ?? ""
-            print("focus: \(focus.isEmpty ? "off" : focus)")
-            print("sound: \(status["muted"]?.bool == true ? "muted" : "on")")
-            print("screen sharing: \(status["sharing"]?.bool == true ? "on" : "off") (from KDE's inhibitions and chimectl sharing)")
+            print(focus.isEmpty ? tr("focus: off") : tr("focus: {name}", ["name": focus]))
+            print(status["muted"]?.bool == true ? tr("sound: muted") : tr("sound: on"))
+            print(status["sharing"]?.bool == true ? tr("screen sharing: on (from KDE's inhibitions and chimectl sharing)")
+                                                  : tr("screen sharing: off (from KDE's inhibitions and chimectl sharing)"))
             if let source = status["desktop"]?.string, !source.isEmpty {
-                let app = status["focused-app"]?.string ?? ""
-                print("focused app: \(app.isEmpty ? "none" : app.withoutControlCharacters())\(status["fullscreen"]?.bool == true ? ", fullscreen" : "") (from \(source))")
+                let app = (status["focused-app"]?.string ?? "").withoutControlCharacters()
+                let values: [String: any CustomStringConvertible] = ["app": app.isEmpty ? tr("none") : app, "source": source]
+                print(status["fullscreen"]?.bool == true ? tr("focused app: {app}, fullscreen (from {source})", values)
+                                                         : tr("focused app: {app} (from {source})", values))
             } else {
-                print("focused app and fullscreen: not followed: " + (status["desktop-problem"]?.string ?? "see chimed's log").withoutControlCharacters()
-                      + "; the foreground and fullscreen rules do not apply")
+                print(tr("focused app and fullscreen: not followed: {problem}; the foreground and fullscreen rules do not apply",
+                         ["problem": (status["desktop-problem"]?.string ?? tr("see chimed's log")).withoutControlCharacters()]))
             }
             switch status["banners"]?.string {
             case "on":
                 let program = status["banner-program"]?.string == "chime-presenter" ? "chime-presenter (GTK)" : "chime-banners"
-                print("banners: on, drawn by \(program)" + (status["presenter-running"]?.bool == false ? " (it starts with the next one)" : ""))
-            case "off": print("banners: off ([popups] enabled = false)")
-            case "no-display": print("banners: none: chimed has no display (WAYLAND_DISPLAY, DISPLAY); see its log")
-            case "ended": print("banners: none: the banner presenter ended (see chimed's log)")
-            case "awaiting-display": print("banners: none: the display went away; they come back when it does")
-            case "restarting": print("banners: restarting: the banner presenter crashed and is started again shortly (see chimed's log)")
+                print(status["presenter-running"]?.bool == false ? tr("banners: on, drawn by {program} (it starts with the next one)", ["program": program])
+                                                                 : tr("banners: on, drawn by {program}", ["program": program]))
+            case "off": print(tr("banners: off ([popups] enabled = false)"))
+            case "no-display": print(tr("banners: none: chimed has no display (WAYLAND_DISPLAY, DISPLAY); see its log"))
+            case "ended": print(tr("banners: none: the banner presenter ended (see chimed's log)"))
+            case "awaiting-display": print(tr("banners: none: the display went away; they come back when it does"))
+            case "restarting": print(tr("banners: restarting: the banner presenter crashed and is started again shortly (see chimed's log)"))
             default: break
             }
             switch status["history"]?.string {
-            case "kept": print("history: kept")
-            case "not-kept": print("history: not kept: " + (status["history-problem"]?.string ?? "see chimed's log").withoutControlCharacters())
-            case "off": print("history: off (chimed runs with --no-history, or its store could not be opened; see its log)")
+            case "kept": print(tr("history: kept"))
+            case "not-kept": print(tr("history: not kept: {problem}", ["problem": (status["history-problem"]?.string ?? tr("see chimed's log")).withoutControlCharacters()]))
+            case "off": print(tr("history: off (chimed runs with --no-history, or its store could not be opened; see its log)"))
             default: break
             }
         }
@@ -119,22 +123,22 @@ enum Commands {
         if let app = try arguments.option("--app") { filter.append(("app", .string(app))) }
         if let thread = try arguments.option("--thread") { filter.append(("thread", .string(thread))) }
         if let state = try arguments.option("--state") {
-            guard NotificationState.centerStates.contains(state) else { throw .usage("'\(state)' is not a state: " + NotificationState.centerStates.joined(separator: ", ")) }
+            guard NotificationState.centerStates.contains(state) else { throw .usage(tr("'{state}' is not a state: ", ["state": state]) + NotificationState.centerStates.joined(separator: ", ")) }
             filter.append(("state", .string(state)))
         }
         if let text = try arguments.option("--search") {
-            guard !text.isEmpty else { throw .usage("--search needs some text") }
+            guard !text.isEmpty else { throw .usage(tr("--search needs some text")) }
             filter.append(("text", .string(text)))
         }
         if let text = try arguments.option("--since") {
             guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= Int64(UInt32.max) else {
-                throw .usage("--since takes a duration such as 30m, 2h or 7d, not '\(text)'")
+                throw .usage(tr("--since takes a duration such as 30m, 2h or 7d, not '{text}'", ["text": text]))
             }
             filter.append(("since-seconds", .uint32(UInt32(seconds))))
         }
         var limit = 50
         if let text = try arguments.option("--limit") {
-            guard let number = Int(text), (1...10_000).contains(number) else { throw .usage("--limit takes 1 to 10000, not '\(text)'") }
+            guard let number = Int(text), (1...10_000).contains(number) else { throw .usage(tr("--limit takes 1 to 10000, not '{text}'", ["text": text])) }
             limit = number
         }
         try arguments.done()
@@ -143,7 +147,7 @@ enum Commands {
             print(JSONOutput.list(entries))
             return
         }
-        if entries.isEmpty { TextTable.printEmpty("no notifications in the history"); return }
+        if entries.isEmpty { TextTable.printEmpty(tr("no notifications in the history")); return }
         var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "UNREAD", "SUMMARY")
         for entry in entries {
             let created = entry["created"]?.integer.map { LocalTimeText.short($0) } ?? ""
@@ -164,7 +168,7 @@ enum Commands {
     /// `chimectl center open|close|toggle`: the panel, for a key binding or a bar's click.
     static func center(_ arguments: inout Arguments) throws(CommandLineError) {
         guard let how = arguments.next(), ["open", "close", "toggle"].contains(how) else {
-            throw .usage("center takes open, close or toggle")
+            throw .usage(tr("center takes open, close or toggle"))
         }
         try arguments.done()
         _ = try ControlClient().call("ShowCenter", [.string(how)])
@@ -182,7 +186,7 @@ enum Commands {
         case "off": muted = false
         case "toggle": muted = !wasMuted
         case "status": muted = wasMuted
-        default: throw .usage("mute needs on, off, toggle or status")
+        default: throw .usage(tr("mute needs on, off, toggle or status"))
         }
         guard command == "status" else { return _ = try client.call("SetMuted", [.bool(muted)]) }
         print(muted ? "mute: on (critical notifications still sound)" : "mute: off")
@@ -204,13 +208,13 @@ enum Commands {
             let json = arguments.flag("--json")
             try arguments.done()
             let waiting = try ControlClient().pages("SummaryList")
-            if !json && waiting.isEmpty { TextTable.printEmpty("nothing is waiting for the summary"); return }
+            if !json && waiting.isEmpty { TextTable.printEmpty(tr("nothing is waiting for the summary")); return }
             printNotifications(waiting, json: json)
         case "now":
             try arguments.done()
             _ = try ControlClient().call("SummaryNow")
         case let other:
-            throw .usage(other.map { "unknown summary command '\($0)'" } ?? "summary needs list or now")
+            throw .usage(other.map { tr("unknown summary command '{command}'", ["command": $0]) } ?? tr("summary needs list or now"))
         }
     }
 
@@ -219,7 +223,7 @@ enum Commands {
             print(JSONOutput.list(notifications))
             return
         }
-        if notifications.isEmpty { TextTable.printEmpty("no notifications"); return }
+        if notifications.isEmpty { TextTable.printEmpty(tr("no notifications")); return }
         var table = TextTable("ID", "TIME", "APP", "LEVEL", "STATE", "UNREAD", "SUMMARY", "ACTIONS")
         for notification in notifications {
             let actions = Action.pairs(notification["actions"]?.strings ?? []).map { $0.key.withoutControlCharacters() }
@@ -252,7 +256,7 @@ enum Commands {
     /// label a line; the one chosen is invoked, as `makoctl menu` and `dunstctl context` do.
     static func menu(_ arguments: inout Arguments) throws(CommandLineError) {
         let (before, command) = arguments.splitAtDoubleDash()
-        guard !command.isEmpty else { throw .usage("menu needs -- PROGRAM, such as -- wofi -d") }
+        guard !command.isEmpty else { throw .usage(tr("menu needs -- PROGRAM, such as -- wofi -d")) }
         var named = Arguments(before)
         let given = named.isEmpty ? nil : try named.id()
         try named.done()
@@ -262,20 +266,20 @@ enum Commands {
         var record = try client.notifications().first { $0["id"]?.integer == Int64(id) }
         if record == nil { record = try client.call("Show", [.uint32(id)]).first?.vardictEntries }
         let actions = Action.pairs(record?["actions"]?.strings ?? [])
-        guard !actions.isEmpty else { throw .failure("notification \(id) has no actions") }
+        guard !actions.isEmpty else { throw .failure(tr("notification {id} has no actions", ["id": id])) }
         let choices = actions.map { ($0.label.isEmpty ? $0.key : $0.label).withoutControlCharacters() }
         guard let chosen = ChildCommand.run(command, input: choices.joined(separator: "\n") + "\n") else {
-            throw .failure("cannot run \(command[0])", exitCode: 127)
+            throw .failure(tr("cannot run {value}", ["value": command[0]]), exitCode: 127)
         }
         // Escape in a menu program: a failure status, or no line.
         let line = chosen.output.split(separator: "\n").first.map(String.init)
-        guard chosen.status == 0, let line, let index = choices.firstIndex(of: line) else { throw .failure("no action was chosen") }
+        guard chosen.status == 0, let line, let index = choices.firstIndex(of: line) else { throw .failure(tr("no action was chosen")) }
         _ = try client.call("Invoke", [.uint32(id), .string(actions[index].key)])
     }
 
     static func reply(_ arguments: inout Arguments) throws(CommandLineError) {
         let id = try arguments.id()
-        guard let text = arguments.next() else { throw .usage("reply needs the text to send") }
+        guard let text = arguments.next() else { throw .usage(tr("reply needs the text to send")) }
         try arguments.done()
         _ = try ControlClient().call("Reply", [.uint32(id), .string(text)])
     }
@@ -335,7 +339,7 @@ enum Commands {
             return true
         }
         while client.connection.readWriteDispatch(timeoutMilliseconds: -1) {}
-        throw .failure("lost the session bus")
+        throw .failure(tr("lost the session bus"))
     }
 
     private static func emit(_ line: String) {

@@ -13,7 +13,7 @@ struct ControlClient {
         do {
             connection = try BusConnection()
         } catch {
-            throw .failure("cannot reach the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
+            throw .failure(tr("cannot reach the session bus ({message}); is DBUS_SESSION_BUS_ADDRESS set?", ["message": error.message]))
         }
     }
 
@@ -22,7 +22,7 @@ struct ControlClient {
             return try connection.call(.methodCall(destination: Self.name, path: Self.path, interface: Self.name,
                                                    method: method, arguments: arguments))
         } catch where error.name == BusError.serviceUnknown || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
-            throw .failure("chimed is not running (no owner of \(Self.name) on the session bus)")
+            throw .failure(tr("chimed is not running (no owner of {name} on the session bus)", ["name": Self.name]))
         } catch where error.name == BusError.unknownName {
             throw CommandLineError(message: "chimectl: \(error.message)", exitCode: 2)
         } catch {
@@ -58,7 +58,7 @@ struct ControlClient {
     /// `invoke` act on without an ID, as makoctl and dunstctl do.
     func newestPresented() throws(CommandLineError) -> UInt32 {
         guard let id = try notifications().last(where: { $0["state"]?.string == "presented" })?["id"]?.integer else {
-            throw .failure("no notification is presented")
+            throw .failure(tr("no notification is presented"))
         }
         return UInt32(id)
     }
@@ -68,7 +68,7 @@ struct ControlClient {
     func lastClosed() throws(CommandLineError) -> UInt32 {
         let closed = try pages("History", limit: 200).filter { $0["close-reason"] != nil }
         guard let id = closed.max(by: { ($0["updated"]?.integer ?? 0) < ($1["updated"]?.integer ?? 0) })?["id"]?.integer else {
-            throw .failure("no closed notification in the center to restore")
+            throw .failure(tr("no closed notification in the center to restore"))
         }
         return UInt32(id)
     }

@@ -8,7 +8,7 @@ enum FocusCommands {
         switch arguments.next() {
         case "list": try list(&arguments)
         case "on":
-            guard let name = arguments.next() else { throw .usage("focus on needs a Focus name (see chimectl focus list)") }
+            guard let name = arguments.next() else { throw .usage(tr("focus on needs a Focus name (see chimectl focus list)")) }
             let options = try timing(&arguments)
             try arguments.done()
             _ = try ControlClient().call("FocusOn", [.string(name), .vardict(options)])
@@ -18,7 +18,7 @@ enum FocusCommands {
         case "status": try status(&arguments)
         case "inhibit": try inhibit(&arguments)
         case let other:
-            throw .usage(other.map { "unknown focus command '\($0)'" } ?? "focus needs list, on, off, status or inhibit")
+            throw .usage(other.map { tr("unknown focus command '{command}'", ["command": $0]) } ?? tr("focus needs list, on, off, status or inhibit"))
         }
     }
 
@@ -35,11 +35,11 @@ enum FocusCommands {
         case ("on", false), ("toggle", false): _ = try client.call("FocusOn", [.string(FocusMode.doNotDisturb), .vardict([])])
         case ("off", true), ("toggle", true): _ = try client.call("FocusOff")
         case ("on", true), ("off", false), ("status", _): break
-        default: throw .usage("dnd needs on, off, toggle or status")
+        default: throw .usage(tr("dnd needs on, off, toggle or status"))
         }
         guard command == "status" else { return }
         let on = focus == FocusMode.doNotDisturb
-        print("Do Not Disturb: " + (on ? "on" : focus.isEmpty ? "off" : "off (Focus \(focus) is on)"))
+        print(on ? tr("Do Not Disturb: on") : focus.isEmpty ? tr("Do Not Disturb: off") : tr("Do Not Disturb: off (Focus {name} is on)", ["name": focus]))
         if !on { exit(1) }
     }
 
@@ -54,21 +54,21 @@ enum FocusCommands {
             return _ = try client.call("SetSharing", [.bool(command == "on")])
         case "status":
             break
-        default: throw .usage("sharing needs on, off or status")
+        default: throw .usage(tr("sharing needs on, off or status"))
         }
         let sharing = try client.call("FocusStatus").first?.vardictEntries?["sharing"]?.bool ?? false
-        print(sharing ? "sharing: on (only critical notifications show, their previews hidden)" : "sharing: off")
+        print(sharing ? tr("sharing: on (only critical notifications show, their previews hidden)") : tr("sharing: off"))
         if !sharing { exit(1) }
     }
 
     /// `--for DURATION` or `--until HH:MM`, checked here so mistakes get the usage (exit 2).
     private static func timing(_ arguments: inout Arguments) throws(CommandLineError) -> [(String, BusValue)] {
         if let text = try arguments.option("--for") {
-            guard let seconds = DurationText.seconds(text) else { throw .usage("'\(text)' is not a duration like 45m, 1h30m or 90s") }
+            guard let seconds = DurationText.seconds(text) else { throw .usage(tr("'{text}' is not a duration like 45m, 1h30m or 90s", ["text": text])) }
             return [("for-seconds", .uint32(UInt32(seconds)))]
         }
         if let text = try arguments.option("--until") {
-            guard ClockTime(parsing: text) != nil else { throw .usage("'\(text)' is not a time HH:MM") }
+            guard ClockTime(parsing: text) != nil else { throw .usage(tr("'{text}' is not a time HH:MM", ["text": text])) }
             return [("until", .string(text))]
         }
         return []
@@ -94,28 +94,31 @@ enum FocusCommands {
         let status = try ControlClient().call("FocusStatus").first?.vardictEntries ?? [:]
         if json { print(JSONOutput.record(status)); return }
         let active = status["active"]?.string ?? ""
-        guard !active.isEmpty else { print("Focus: off"); return }
-        var line = "Focus: \(status["display-name"]?.string ?? active) (\(status["source"]?.string ?? ""))"
-        if let until = status["until"]?.integer, until > 0 { line += ", until \(LocalTimeText.short(until))" }
-        print(line)
+        guard !active.isEmpty else { print(tr("Focus: off")); return }
+        let values: [String: any CustomStringConvertible] = ["name": status["display-name"]?.string ?? active, "source": status["source"]?.string ?? ""]
+        if let until = status["until"]?.integer, until > 0 {
+            print(tr("Focus: {name} ({source}), until {time}", values.merging(["time": LocalTimeText.short(until)]) { $1 }))
+        } else {
+            print(tr("Focus: {name} ({source})", values))
+        }
     }
 
     /// Holds the Focus while COMMAND runs; the inhibitor ends with this process's connection
     /// even if it is killed. Exits with the command's status.
     private static func inhibit(_ arguments: inout Arguments) throws(CommandLineError) {
         let (before, command) = arguments.splitAtDoubleDash()
-        guard !command.isEmpty else { throw .usage("focus inhibit needs -- COMMAND") }
+        guard !command.isEmpty else { throw .usage(tr("focus inhibit needs -- COMMAND")) }
         var named = Arguments(before)
         let focus = named.next() ?? FocusMode.doNotDisturb
         try named.done()
         let client = try ControlClient()
         guard case .uint32(let cookie)? = try client.call("Inhibit", [.string("chimectl"), .string(command.joined(separator: " ")),
                                                                        .vardict([("focus", .string(focus))])]).first else {
-            throw .failure("chimed gave no inhibitor cookie")
+            throw .failure(tr("chimed gave no inhibitor cookie"))
         }
         let status = ChildCommand.run(command)?.status
         _ = try? client.call("UnInhibit", [.uint32(cookie)])
-        guard let status else { throw .failure("cannot run \(command[0])", exitCode: 127) }
+        guard let status else { throw .failure(tr("cannot run {value}", ["value": command[0]]), exitCode: 127) }
         exit(status)
     }
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 import Glibc
 
 /// Unix milliseconds as people read them, in the local time zone (the C library's, so `TZ`
@@ -7,8 +8,9 @@ enum LocalTimeText {
     /// as short as is still unambiguous beside `now`, like `ls -l`.
     static func short(_ unixMilliseconds: Int64, now: Int64 = wallNow()) -> String {
         let time = local(unixMilliseconds), today = local(now)
-        if (time.tm_year, time.tm_yday) == (today.tm_year, today.tm_yday) { return format("%H:%M", time) }
-        return format(time.tm_year == today.tm_year ? "%b %-d %H:%M" : "%Y-%m-%d %H:%M", time)
+        // strftime's formats, in the person's language: a month's name and a day's order differ.
+        if (time.tm_year, time.tm_yday) == (today.tm_year, today.tm_yday) { return format(tr("%H:%M"), time) }
+        return format(time.tm_year == today.tm_year ? tr("%b %-d %H:%M") : tr("%Y-%m-%d %H:%M"), time)
     }
 
     /// "2026-12-01 21:38:05": every field, for one notification shown whole.

@@ -11,7 +11,7 @@ enum PlayerCommands {
             print(JSONOutput.list(players))
             return
         }
-        if players.isEmpty { TextTable.printEmpty("no media players on the bus"); return }
+        if players.isEmpty { TextTable.printEmpty(tr("no media players on the bus")); return }
         var table = TextTable("PLAYER", "STATUS", "TITLE", "ARTIST")
         for player in players {
             let busName = player["player"]?.string ?? ""
@@ -25,10 +25,10 @@ enum PlayerCommands {
     /// `player play-pause|play|pause|next|previous|stop [NAME]`: NAME as `players` lists it;
     /// without one, the player that is playing, else the first.
     static func player(_ arguments: inout Arguments) throws(CommandLineError) {
-        guard let word = arguments.next() else { throw .usage("player needs play-pause, play, pause, next, previous or stop") }
+        guard let word = arguments.next() else { throw .usage(tr("player needs play-pause, play, pause, next, previous or stop")) }
         let actions = ["play-pause": "PlayPause", "play": "Play", "pause": "Pause", "next": "Next", "previous": "Previous", "stop": "Stop"]
         guard let action = actions[word] else {
-            throw .usage("'\(word)' is not play-pause, play, pause, next, previous or stop")
+            throw .usage(tr("'{word}' is not play-pause, play, pause, next, previous or stop", ["word": word]))
         }
         let named = arguments.next()
         try arguments.done()
@@ -38,7 +38,7 @@ enum PlayerCommands {
             let players = try client.records("Players")
             name = (players.first { $0["status"]?.string == "Playing" } ?? players.first)?["player"]?.string
         }
-        guard let name else { throw .failure("no media players on the bus") }
+        guard let name else { throw .failure(tr("no media players on the bus")) }
         _ = try client.call("PlayerControl", [.string(name), .string(action)])
     }
 }

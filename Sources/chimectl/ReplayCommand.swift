@@ -10,7 +10,7 @@ enum ReplayCommand {
         var options: [(String, BusValue)] = []
         if let text = try arguments.option("--since") {
             guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= Int64(UInt32.max) else {
-                throw .usage("--since takes a duration such as 7d or 36h, not '\(text)'")
+                throw .usage(tr("--since takes a duration such as 7d or 36h, not '{text}'", ["text": text]))
             }
             options.append(("since-seconds", .uint32(UInt32(seconds))))
         }
@@ -28,7 +28,7 @@ enum ReplayCommand {
             return
         }
         if apps.isEmpty {
-            TextTable.printEmpty("the center has no notification to replay in that span")
+            TextTable.printEmpty(tr("the center has no notification to replay in that span"))
             return
         }
         var table = TextTable("APP", "BANNERS", "SOUNDS", "HELD", "SUMMARIZED")
@@ -41,13 +41,13 @@ enum ReplayCommand {
                        column("summarized")])
         }
         table.print()
-        print(changes.isEmpty ? "\nno notification would come out otherwise"
-                              : "\n\(changes.count) notification\(changes.count == 1 ? "" : "s") would come out otherwise:")
+        print("\n" + (changes.isEmpty ? tr("no notification would come out otherwise")
+                                     : trn("{n} notification would come out otherwise:", "{n} notifications would come out otherwise:", changes.count)))
         for change in changes {
             print("  \(change["id"]?.integer ?? 0) \(change["app-name"]?.string ?? ""): \(change["summary"]?.string ?? "")".withoutControlCharacters())
             let (was, would) = (change["was"]?.strings ?? [], change["would"]?.strings ?? [])
-            print("    was:   " + (was.filter { !would.contains($0) }.first ?? was.first ?? "").withoutControlCharacters())
-            print("    would: " + (would.filter { !was.contains($0) }.first ?? would.first ?? "").withoutControlCharacters())
+            print("    " + tr("was:") + "   " + (was.filter { !would.contains($0) }.first ?? was.first ?? "").withoutControlCharacters())
+            print("    " + tr("would:") + " " + (would.filter { !was.contains($0) }.first ?? would.first ?? "").withoutControlCharacters())
         }
     }
 

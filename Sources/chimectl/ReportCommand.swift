@@ -18,7 +18,7 @@ enum ReportCommand {
             return
         }
         if report.apps.isEmpty {
-            TextTable.printEmpty("nothing reached you since \(report.dates.first ?? "today")")
+            TextTable.printEmpty(report.dates.first.map { tr("nothing reached you since {day}", ["day": $0]) } ?? tr("nothing reached you today"))
             return
         }
         var table = TextTable("APP", "TODAY", days == 1 ? "" : "\(days) DAYS", "BANNERS", "SOUNDS", "UPDATES", "HELD", "QUIET")
@@ -37,7 +37,7 @@ enum ReportCommand {
         if text == "today" { return 1 }
         let most = Int64(ControlProtocol.activityDays)
         guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= most * 86_400 else {
-            throw .usage("--since takes today or a duration of up to \(most) days such as 7d or 36h, not '\(text)'")
+            throw .usage(tr("--since takes today or a duration of up to {most} days such as 7d or 36h, not '{text}'", ["most": most, "text": text]))
         }
         return UInt32((seconds + 86_399) / 86_400)
     }

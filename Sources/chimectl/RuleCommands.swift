@@ -8,7 +8,7 @@ enum RuleCommands {
         try arguments.done()
         let rules = try ControlClient().records("ListRules")
         if json { print(JSONOutput.list(rules, order: ordered)); return }
-        if rules.isEmpty { TextTable.printEmpty("no rules: add [rule NAME] sections to the config (see chime.conf(5))"); return }
+        if rules.isEmpty { TextTable.printEmpty(tr("no rules: add [rule NAME] sections to the config (see chime.conf(5))")); return }
         var table = TextTable("NAME", "ENABLED", "MATCHED", "MATCHES", "CHANGES")
         for rule in rules {
             table.add([rule["name"]?.string ?? "", rule["enabled"]?.bool == false ? "no" : "yes", "\(rule["matched"]?.integer ?? 0)",
@@ -20,7 +20,7 @@ enum RuleCommands {
 
     /// `chimectl rule NAME enable|disable|toggle`: until chimed restarts, as `dunstctl rule`.
     static func rule(_ arguments: inout Arguments) throws(CommandLineError) {
-        guard let name = arguments.next() else { throw .usage("rule needs a rule's name and enable, disable or toggle") }
+        guard let name = arguments.next() else { throw .usage(tr("rule needs a rule's name and enable, disable or toggle")) }
         let command = arguments.next()
         try arguments.done()
         let client = try ControlClient()
@@ -31,7 +31,7 @@ enum RuleCommands {
         case "toggle":
             let rule = try client.records("ListRules").first { $0["name"]?.string == name }
             enabled = rule?["enabled"]?.bool == false
-        default: throw .usage("rule \(name) needs enable, disable or toggle")
+        default: throw .usage(tr("rule {name} needs enable, disable or toggle", ["name": name]))
         }
         _ = try client.call("SetRuleEnabled", [.string(name), .bool(enabled)])
     }

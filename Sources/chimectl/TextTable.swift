@@ -1,3 +1,4 @@
+import ChimeCore
 import CGLib
 import Glibc
 
@@ -10,7 +11,8 @@ struct TextTable {
     private var rows: [[String]] = []
 
     /// An empty name leaves a column unnamed (one that says "(active)" or "(hidden)" itself).
-    init(_ header: String...) { self.header = Self.trimmed(header) }
+    /// The header's names are translated (the rows are data).
+    init(_ header: String...) { self.header = Self.trimmed(header.map { $0.isEmpty ? $0 : tr($0) }) }
 
     /// A row may be shorter than the header (an optional last column left out); empty cells at
     /// its end are not printed.

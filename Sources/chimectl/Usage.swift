@@ -1,77 +1,90 @@
+import ChimeCore
+
+/// `chimectl help`, and the lines of one command under a mistake. A command's syntax is the
+/// same in every language; what it does is said in the person's.
 enum Usage {
-    static let text = """
-    usage: chimectl COMMAND [ARGUMENTS]
-           chimectl --version
+    /// A command's syntax (its first words name it), and what it does.
+    struct Entry {
+        var syntax: [String]
+        var meaning: String
 
-    commands:
-      status [--json]          whether chimed runs, its version and open notifications
-      list [--json]            open notifications, oldest first
-      history [--app APP] [--thread T] [--state STATE] [--search TEXT] [--since DURATION]
-              [--limit N] [--json]
-                               the notification center, newest first (kept across restarts);
-                               STATE is a state name or unread; --search: TEXT in the summary,
-                               body or app name; --since 2h: the last two hours'
-      show ID [--json]         one notification from the center, open or closed
-      why ID [--json]          why it did or did not interrupt: the decision's reasons, in order
-      replay [--since 7d] [--config FILE] [--json]
-                               what the running config (or FILE) would have done with the
-                               center's notifications: per app, and each that would change
-      invoke [ID [KEY]]        choose an action, as a click would (the default action without KEY);
-                               works on closed notifications while their app is running; without
-                               ID, the newest banner's default action
-      menu [ID] -- PROGRAM [ARGS]
-                               offer a notification's actions in a menu program (wofi -d,
-                               rofi -dmenu, fuzzel -d, dmenu) and invoke the one chosen; without
-                               ID, the newest banner's
-      reply ID TEXT            answer a notification that offers an inline reply
-      dismiss [ID | --all | --app APP]
-                               close notifications as the user (reason 2): one, all, or an app's;
-                               without ID, the newest banner
-      read ID... | --app APP | --all
-                               mark notifications read; badges drop
-      restore [ID]             present a notification from the center again; without ID, the one
-                               closed last
-      snooze ID DURATION       take a notification away and present it again later (10m, 1h)
-      delete ID                delete a notification from the center
-      clear [--app APP]        delete the center's notifications, of one app or all
-      center open|close|toggle the Notification Center panel (bind it to a key or a bar's click)
-      badges [--json]          unread count per app, as docks show it
-      players [--json]         media players on the bus (MPRIS) and what each plays
-      player play-pause|play|pause|next|previous|stop [PLAYER]
-                               control a player (default: the one playing, else the first)
-      report [--since DURATION|today] [--json]
-                               what reached you per app: interruptions (banners and sounds)
-                               today and over the span (default 7d), updates, held, quiet
-      watch [--waybar]         print one JSON object per line for each presented, withdrawn or
-                               closed notification, badge, Focus and player change; --waybar
-                               prints Waybar custom-module JSON (text, alt, tooltip, class)
-      focus list [--json]      Focus modes from the config, and dnd
-      focus on NAME [--for DURATION | --until HH:MM]
-                               turn a Focus on (DURATION like 45m, 1h30m)
-      focus off                turn the Focus off (a scheduled one until its span ends)
-      focus status [--json]    the active Focus, why, and until when
-      focus inhibit [NAME] -- COMMAND [ARGS]
-                               run COMMAND with a Focus on (default dnd)
-      dnd on|off|toggle|status Do Not Disturb; status exits 0 while it is on, 1 when not
-      sharing on|off|status    the screen is shared: only critical notifications show, previews
-                               hidden (for a screencast portal's exec_before/exec_after hooks)
-      apps list [--json]       apps Chime knows and their main settings
-      apps show APP [--json]   every setting of an app
-      apps set APP KEY=VALUE   change a setting; kept across restarts
-      rules [--json]           the config's rules, how often each matched, what they match and change
-      rule NAME enable|disable|toggle
-                               turn a rule off or on until chimed restarts
-      mute on|off|toggle|status
-                               silence every sound but critical; kept across restarts; status
-                               exits 0 while muted, 1 when not
-      count [--unread]         how many notifications are open (unread in the center)
-      summary list [--json]    what waits for the next scheduled summary
-      summary now              deliver the summary now
-      reload                   reread the config file; a bad line is left out and said (exit 1)
-      help                     print this help
+        init(_ syntax: [String], _ meaning: String) {
+            (self.syntax, self.meaning) = (syntax, meaning)
+        }
 
-    exit status: 0 success, 1 chimed refused or is not running, 2 bad arguments
-    """
+        var words: [String] { syntax[0].split(separator: " ").map(String.init) }
+
+        /// Its syntax two spaces in, its meaning from the 28th column, wrapped at 100.
+        var lines: String {
+            var out = syntax.enumerated().map { "  " + ($0.offset == 0 ? "" : "        ") + $0.element }
+            var line = ""
+            for word in meaning.split(separator: " ") {
+                if !line.isEmpty, TextTable.width(line) + 1 + TextTable.width(String(word)) > 72 {
+                    out.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            if !line.isEmpty { out.append(line) }
+            let first = out[syntax.count - 1]
+            // The meaning beside the syntax where it fits, else below it.
+            if syntax.count == 1, out.count > 1, TextTable.width(first) < 26 {
+                out[0] = first.padding(to: 27) + out[1]
+                out.remove(at: 1)
+            }
+            return out.enumerated().map { index, text in
+                index < syntax.count || (index == 0) ? text : String(repeating: " ", count: 27) + text
+            }.joined(separator: "\n")
+        }
+    }
+
+    static let entries: [Entry] = [
+        Entry(["status [--json]"], tr("whether chimed runs, its version and open notifications")),
+        Entry(["list [--json]"], tr("open notifications, oldest first")),
+        Entry(["history [--app APP] [--thread T] [--state STATE] [--search TEXT] [--since DURATION]", "[--limit N] [--json]"], tr("the notification center, newest first (kept across restarts); STATE is a state name or unread; --search: TEXT in the summary, body or app name; --since 2h: the last two hours")),
+        Entry(["show ID [--json]"], tr("one notification from the center, open or closed")),
+        Entry(["why ID [--json]"], tr("why it did or did not interrupt: the decision's reasons, in order")),
+        Entry(["replay [--since 7d] [--config FILE] [--json]"], tr("what the running config (or FILE) would have done with the center's notifications: per app, and each that would change")),
+        Entry(["invoke [ID [KEY]]"], tr("choose an action, as a click would (the default action without KEY); works on closed notifications while their app is running; without ID, the newest banner's default action")),
+        Entry(["menu [ID] -- PROGRAM [ARGS]"], tr("offer a notification's actions in a menu program (wofi -d, rofi -dmenu, fuzzel -d, dmenu) and invoke the one chosen; without ID, the newest banner's")),
+        Entry(["reply ID TEXT"], tr("answer a notification that offers an inline reply")),
+        Entry(["dismiss [ID | --all | --app APP]"], tr("close notifications as the user (reason 2): one, all, or an app's; without ID, the newest banner")),
+        Entry(["read ID... | --app APP | --all"], tr("mark notifications read; badges drop")),
+        Entry(["restore [ID]"], tr("present a notification from the center again; without ID, the one closed last")),
+        Entry(["snooze ID DURATION"], tr("take a notification away and present it again later (10m, 1h)")),
+        Entry(["delete ID"], tr("delete a notification from the center")),
+        Entry(["clear [--app APP]"], tr("delete the center's notifications, of one app or all")),
+        Entry(["center open|close|toggle"], tr("the Notification Center panel (bind it to a key or a bar's click)")),
+        Entry(["badges [--json]"], tr("unread count per app, as docks show it")),
+        Entry(["players [--json]"], tr("media players on the bus (MPRIS) and what each plays")),
+        Entry(["player play-pause|play|pause|next|previous|stop [PLAYER]"], tr("control a player (default: the one playing, else the first)")),
+        Entry(["report [--since DURATION|today] [--json]"], tr("what reached you per app: interruptions (banners and sounds) today and over the span (default 7d), updates, held, quiet")),
+        Entry(["watch [--waybar]"], tr("print one JSON object per line for each presented, withdrawn or closed notification, badge, Focus and player change; --waybar prints Waybar custom-module JSON (text, alt, tooltip, class)")),
+        Entry(["focus list [--json]"], tr("Focus modes from the config, and dnd")),
+        Entry(["focus on NAME [--for DURATION | --until HH:MM]"], tr("turn a Focus on (DURATION like 45m, 1h30m)")),
+        Entry(["focus off"], tr("turn the Focus off (a scheduled one until its span ends)")),
+        Entry(["focus status [--json]"], tr("the active Focus, why, and until when")),
+        Entry(["focus inhibit [NAME] -- COMMAND [ARGS]"], tr("run COMMAND with a Focus on (default dnd)")),
+        Entry(["dnd on|off|toggle|status"], tr("Do Not Disturb; status exits 0 while it is on, 1 when not")),
+        Entry(["sharing on|off|status"], tr("the screen is shared: only critical notifications show, previews hidden (for a screencast portal's exec_before/exec_after hooks)")),
+        Entry(["apps list [--json]"], tr("apps Chime knows and their main settings")),
+        Entry(["apps show APP [--json]"], tr("every setting of an app")),
+        Entry(["apps set APP KEY=VALUE"], tr("change a setting; kept across restarts")),
+        Entry(["rules [--json]"], tr("the config's rules, how often each matched, what they match and change")),
+        Entry(["rule NAME enable|disable|toggle"], tr("turn a rule off or on until chimed restarts")),
+        Entry(["mute on|off|toggle|status"], tr("silence every sound but critical; kept across restarts; status exits 0 while muted, 1 when not")),
+        Entry(["count [--unread]"], tr("how many notifications are open (unread in the center)")),
+        Entry(["summary list [--json]"], tr("what waits for the next scheduled summary")),
+        Entry(["summary now"], tr("deliver the summary now")),
+        Entry(["reload"], tr("reread the config file; a bad line is left out and said (exit 1)")),
+        Entry(["help"], tr("print this help")),
+    ]
+
+    static var text: String {
+        tr("usage: chimectl COMMAND [ARGUMENTS]") + "\n       chimectl --version\n\n" + tr("commands:") + "\n"
+            + entries.map(\.lines).joined(separator: "\n") + "\n\n"
+            + tr("exit status: 0 success, 1 chimed refused or is not running, 2 bad arguments")
+    }
 
     /// What to print under a mistake in `arguments`: the lines of `text` for the command they
     /// name (and its subcommand, where they name one), or all of `text` when they name none.
@@ -81,30 +94,13 @@ enum Usage {
         guard !ofCommand.isEmpty else { return text }
         let ofSubcommand = ofCommand.filter { arguments.count > 1 && $0.words.dropFirst().first == arguments[1] }
         let shown = ofSubcommand.isEmpty ? ofCommand : ofSubcommand
-        return "usage:\n" + shown.map { $0.lines }.joined(separator: "\n") + "\n\n'chimectl help' lists every command."
+        return tr("usage:") + "\n" + shown.map(\.lines).joined(separator: "\n") + "\n\n" + tr("'chimectl help' lists every command.")
     }
+}
 
-    /// One command's lines of `text`, and the words it starts with.
-    private struct Entry {
-        var words: [String]
-        var lines: String
+extension String {
+    /// Spaces after it up to `width` columns (wide characters count as two).
+    func padding(to width: Int) -> String {
+        self + String(repeating: " ", count: max(1, width - TextTable.width(self)))
     }
-
-    /// The entries under "commands:": each starts with a line indented two spaces, and lines
-    /// indented further continue it.
-    private static let entries: [Entry] = {
-        var entries: [Entry] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(of: "commands:") else { return [] }
-        for line in lines[(start + 1)...] {
-            if line.hasPrefix("    "), !entries.isEmpty {
-                entries[entries.count - 1].lines += "\n" + line
-            } else if line.hasPrefix("  ") {
-                entries.append(Entry(words: line.split(separator: " ").map(String.init), lines: String(line)))
-            } else {
-                break
-            }
-        }
-        return entries
-    }()
 }

@@ -34,9 +34,9 @@ struct WaybarStatus {
 
     var line: String {
         let kind = (focus.isEmpty ? "" : "dnd-") + (unread > 0 ? "notification" : "none")
-        var tooltip = unread == 0 ? "No unread notifications" : "\(unread) unread"
+        var tooltip = unread == 0 ? tr("No unread notifications") : trn("{n} unread", "{n} unread", unread)
         for (app, count) in badges.sorted(by: { $0.key < $1.key }) { tooltip += "\n\(app): \(count)" }
-        if !focus.isEmpty { tooltip += "\nFocus: \(focusDisplayName.isEmpty ? focus : focusDisplayName)" }
+        if !focus.isEmpty { tooltip += "\n" + tr("Focus: {name}", ["name": focusDisplayName.isEmpty ? focus : focusDisplayName]) }
         return JSONText.object([("text", .string(String(unread))), ("alt", .string(kind)),
                                 ("tooltip", .string(tooltip)), ("class", .string(kind))])
     }

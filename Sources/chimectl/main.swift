@@ -1,6 +1,8 @@
 import ChimeCore
+import ChimeGLib
 import Glibc
 
+Translation.install()
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     try Commands.run(arguments)

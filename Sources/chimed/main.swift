@@ -10,6 +10,7 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--run-hook", C
    let seconds = UInt32(CommandLine.arguments[2]) {
     exit(HookSupervisor.run(seconds: seconds, command: CommandLine.arguments[4]))
 }
+Translation.install()
 switch DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let code, let message):
     print(message)

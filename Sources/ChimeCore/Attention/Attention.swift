@@ -308,9 +308,9 @@ public struct Attention: Sendable {
                 let (count, appCount) = (held.count, held.apps.count)
                 lastHeld = (displayName(ended.name), held)
                 // Decided under the Focus now on, if another is: it may hold the recap too.
-                events += own(summary: "While \(displayName(ended.name)) was on",
-                              body: "\(count) notification\(count == 1 ? "" : "s") from \(appCount) app\(appCount == 1 ? "" : "s")",
-                              actions: [Action(key: Self.actionPrefix + "show-held", label: "Show")], stays: false, now: now)
+                events += own(summary: tr("While {focus} was on", ["focus": displayName(ended.name)]),
+                              body: trn("{n} notification", "{n} notifications", count) + " " + trn("from {n} app", "from {n} apps", appCount),
+                              actions: [Action(key: Self.actionPrefix + "show-held", label: tr("Show"))], stays: false, now: now)
             }
         }
         return events + followPreviews()

@@ -24,9 +24,9 @@ public struct FocusMode: Equatable, Sendable {
     /// spells them, capitalised.
     public static func displayName(_ name: String) -> String {
         switch name {
-        case doNotDisturb: "Do Not Disturb"
-        case sharing: "Screen Sharing"
-        case fullscreen: "Full Screen"
+        case doNotDisturb: tr("Do Not Disturb")
+        case sharing: tr("Screen Sharing")
+        case fullscreen: tr("Full Screen")
         default: name.prefix(1).uppercased() + name.dropFirst()
         }
     }

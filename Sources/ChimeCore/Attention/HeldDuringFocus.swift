@@ -17,7 +17,7 @@ struct HeldDuringFocus: Sendable {
     /// Show's text: by app, most relevant first, as the scheduled summary lists; a notification
     /// whose preview was hidden shows its placeholder.
     func listing(focus: String) -> (summary: String, body: String) {
-        ("Held while \(focus) was on: \(count) notification\(count == 1 ? "" : "s")",
+        (trn("Held while {focus} was on: {n} notification", "Held while {focus} was on: {n} notifications", count, ["focus": focus]),
          ScheduledSummary.listing(Array(newest.suffix(Self.kept))))
     }
 }

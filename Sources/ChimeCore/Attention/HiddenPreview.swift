@@ -8,9 +8,9 @@ public enum HiddenPreview {
     public static func body(placeholder: String?, category: String?) -> String {
         if let placeholder, !placeholder.isEmpty { return placeholder }
         let category = category ?? ""
-        if category.isCategory(in: "im") { return "New message" }
-        if category.isCategory(in: "email") { return "New email" }
-        if category.isCategory(in: "call") { return "Incoming call" }
-        return "Notification"
+        if category.isCategory(in: "im") { return tr("New message") }
+        if category.isCategory(in: "email") { return tr("New email") }
+        if category.isCategory(in: "call") { return tr("Incoming call") }
+        return tr("Notification")
     }
 }

@@ -54,7 +54,7 @@ public struct MediaPlayer: Equatable, Sendable {
         guard let title, !title.isEmpty else { return nil }
         let text = (request.summary + "\n" + request.body).lowercased()
         let names = [title] + artists
-        return names.contains { !$0.isEmpty && text.containsIgnoringASCIICase($0.lowercased()) } ? title : nil
+        return names.contains { !$0.isEmpty && text.containsFolded($0) } ? title : nil
     }
 }
 

@@ -22,19 +22,20 @@ public struct Offer: Equatable, Sendable {
 
     /// The first notification of an app delivered provisionally: keep it, or turn it off.
     static func provisional(_ appName: String) -> Offer {
-        Offer(text: "\(appName) is delivered quietly to the center until you choose.",
-              actions: [Action(key: keep, label: "Keep"), Action(key: turnOff, label: "Turn Off")])
+        Offer(text: tr("{app} is delivered quietly to the center until you choose.", ["app": appName]),
+              actions: [Action(key: keep, label: tr("Keep")), Action(key: turnOff, label: tr("Turn Off"))])
     }
 
     /// The app's first time-sensitive notification: what it means, and a way out.
     static func explainingTimeSensitive(_ appName: String) -> Offer {
-        Offer(text: "Time-Sensitive: \(appName) may break through Focus and scheduled summaries with these.",
-              actions: [Action(key: turnOffTimeSensitive, label: "Turn Off Time-Sensitive")])
+        Offer(text: tr("Time-Sensitive: {app} may break through Focus and scheduled summaries with these.", ["app": appName]),
+              actions: [Action(key: turnOffTimeSensitive, label: tr("Turn Off Time-Sensitive"))])
     }
 
     /// The notification that took the app past its time-sensitive budget.
     static func overBudget(_ appName: String, perHour: Int) -> Offer {
-        Offer(text: "\(appName) sent more than \(perHour) Time-Sensitive notifications in an hour: they now arrive as ordinary ones.",
-              actions: [Action(key: letTimeSensitiveThrough, label: "Let Them Through")])
+        Offer(text: trn("{app} sent more than {n} Time-Sensitive notification in an hour: they now arrive as ordinary ones.",
+                        "{app} sent more than {n} Time-Sensitive notifications in an hour: they now arrive as ordinary ones.", perHour, ["app": appName]),
+              actions: [Action(key: letTimeSensitiveThrough, label: tr("Let Them Through"))])
     }
 }

@@ -51,7 +51,7 @@ public enum ScheduledSummary {
     /// order of their most relevant notification.
     public static func text(for notifications: [Notification]) -> (summary: String, body: String) {
         let count = notifications.count
-        return ("Scheduled Summary: \(count) notification\(count == 1 ? "" : "s")", listing(notifications.map { Item($0) }))
+        return (trn("Scheduled Summary: {n} notification", "Scheduled Summary: {n} notifications", count), listing(notifications.map { Item($0) }))
     }
 
     /// The lines of a summary: the most relevant (then newest) featured, then each app's others,

@@ -182,6 +182,9 @@ final class TestBus: @unchecked Sendable {
         env["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path
         env.removeValue(forKey: "DISPLAY")
         env.removeValue(forKey: "WAYLAND_DISPLAY")
+        // English, whatever the machine's language: a test of another says so (LanguageTests).
+        env["LANG"] = "C.UTF-8"
+        for key in ["LANGUAGE", "LC_ALL", "LC_MESSAGES"] { env.removeValue(forKey: key) }
         return env
     }
 
