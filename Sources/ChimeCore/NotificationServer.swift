@@ -10,8 +10,9 @@ public struct NotificationServer: Sendable {
     private var order: [UInt32] = []
     private var orderStart = 0
     private var expiries = ExpiryQueue()
-    /// Where ids come from; shared with the bus thread, which answers some Notify calls itself.
-    public let ids: IDSequence
+    /// Where ids come from; the daemon's is shared with its bus thread, which answers some
+    /// Notify calls itself.
+    public var ids: any IDSource
     /// The highest id handed out; internal so tests can put it near the wrap.
     var lastID: UInt32 {
         get { ids.current }
@@ -31,11 +32,11 @@ public struct NotificationServer: Sendable {
 
     /// `lastID`: the highest id ever handed out, so ids continue past it.
     public init(settings: ServerSettings = .init(), lastID: UInt32 = 0) {
-        self.init(settings: settings, ids: IDSequence(after: lastID))
+        self.init(settings: settings, ids: IDCounter(after: lastID))
     }
 
     /// A server drawing its ids from `ids`, which it shares.
-    public init(settings: ServerSettings = .init(), ids: IDSequence) {
+    public init(settings: ServerSettings = .init(), ids: any IDSource) {
         self.settings = settings
         self.ids = ids
     }
@@ -59,7 +60,7 @@ public struct NotificationServer: Sendable {
     /// it takes over its banner and its place in the center, its count raised ("×2"); the one
     /// it repeats stays open for its app, without a banner (`ServerEvent.merged`).
     /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
-    /// `id`: the id the caller was already given (`IDSequence`), for a notification that is new.
+    /// `id`: the id the caller was already given (`ids`), for a notification that is new.
     /// `identity`: who the sender is, as the system says (`SenderIdentity`).
     /// `replacing`: what it replaces, when the caller found it already (`replacementTarget`).
     public mutating func notify(_ request: NotificationRequest, from sender: String, identity: SenderIdentity? = nil,
@@ -369,7 +370,7 @@ public struct NotificationServer: Sendable {
     }
 
     /// Ids are never 0 and never name two open notifications, even after the counter wraps.
-    private func nextID() -> UInt32 {
+    private mutating func nextID() -> UInt32 {
         ids.next { open[$0] != nil }
     }
 

@@ -31,10 +31,9 @@ extension Daemon {
             // Past every id given: stored, answered early, or reserved (of a notification the
             // center never kept).
             let mark = IDMark(path: AppStateStore.stateFolder(environment: environment) + "/ids")
-            attention.server.ids.current = max(store.highestID(), unsettled.map(\.id).max() ?? 0, mark.read())
-            attention.server.ids.keep { mark.write($0) }
+            ids.current = max(store.highestID(), unsettled.map(\.id).max() ?? 0, mark.read())
+            ids.keep { mark.write($0) }
             idMark = mark
-            attention.server = NotificationServer(settings: attention.settings.server, ids: attention.server.ids)
             self.store = store
             resumeCenter(from: store)
             handleAgain(unsettled, store: store)

@@ -37,7 +37,9 @@ public final class Daemon {
     /// Where the portal's icons and sounds, passed as descriptors, are kept as files.
     private(set) lazy var portalFiles = PortalFiles(environment: environment)
     let decoder = NotifyDecoder()
-    /// Notify's part on the bus thread; it shares the server's ids and the repeat detector's gate.
+    /// Where every notification's id comes from, the bus thread's and the main thread's alike.
+    let ids = IDSequence()
+    /// Notify's part on the bus thread; it shares the server's ids.
     let earlyNotify: EarlyNotify
     /// Who each client is, as the system says; the bus thread and the main thread both ask.
     let identities = SenderIdentities()
@@ -147,7 +149,8 @@ public final class Daemon {
             panelPresenter = nil
         }
         attention = Attention(settings: settings)
-        earlyNotify = EarlyNotify(ids: attention.server.ids, identities: identities)
+        attention.server = NotificationServer(settings: settings.server, ids: ids)
+        earlyNotify = EarlyNotify(ids: ids, identities: identities)
         earlyNotify.follow(settings)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
@@ -280,7 +283,7 @@ public final class Daemon {
         // Calls answered and not yet handled are handled now; the rest stay unanswered.
         objects.stop()
         // Stopped cleanly, the next chimed goes on from the last id given, not past the block.
-        idMark?.write(attention.server.ids.current)
+        idMark?.write(ids.current)
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
         keepActivity()

@@ -1,11 +1,12 @@
+import ChimeCore
 import Synchronization
 
 /// Where notification ids come from: one counter for the whole daemon, so an id the bus thread
 /// gives out at once (an early answer) and one the main thread gives out never meet. Ids are
 /// never given twice, across restarts too: the counter reserves them a block at a time, and
 /// `keep` says where a reservation is kept (a restart continues past the last one).
-/// A class, shared by every copy of the server that holds it.
-public final class IDSequence: Sendable {
+/// A class, shared by every copy of the server that holds it, and the bus thread.
+final class IDSequence: IDSource {
     private struct State: Sendable {
         var last: UInt32
         /// The highest id the last reservation covers.
@@ -15,14 +16,14 @@ public final class IDSequence: Sendable {
 
     private let state: Mutex<State>
     /// Ids reserved at once: one write of the mark for this many notifications.
-    public static let block: UInt32 = 1_000
+    static let block: UInt32 = 1_000
 
     /// `after`: the highest id ever handed out, so ids continue past it.
-    public init(after last: UInt32 = 0) { state = Mutex(State(last: last)) }
+    init(after last: UInt32 = 0) { state = Mutex(State(last: last)) }
 
     /// From now on each block of ids is reserved by `reserve(mark)` before an id of it is given
     /// out: it keeps `mark`, which a restart continues past.
-    public func keep(reservingWith reserve: @escaping @Sendable (UInt32) -> Void) {
+    func keep(reservingWith reserve: @escaping @Sendable (UInt32) -> Void) {
         state.withLock { state in
             state.reserve = reserve
             state.reserved = state.last
@@ -30,7 +31,7 @@ public final class IDSequence: Sendable {
     }
 
     /// The next id, skipping 0 at the wrap and any id `taken` says is in use.
-    public func next(skipping taken: (UInt32) -> Bool = { _ in false }) -> UInt32 {
+    func next(skipping taken: (UInt32) -> Bool = { _ in false }) -> UInt32 {
         state.withLock { state in
             repeat {
                 state.last = state.last == UInt32.max ? 1 : state.last + 1
@@ -44,7 +45,7 @@ public final class IDSequence: Sendable {
     }
 
     /// The highest id handed out.
-    public var current: UInt32 {
+    var current: UInt32 {
         get { state.withLock { $0.last } }
         set { state.withLock { $0.last = newValue } }
     }
