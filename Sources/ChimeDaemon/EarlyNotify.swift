@@ -3,10 +3,11 @@ import ChimeDBus
 import ChimeStore
 import Synchronization
 
-/// Notify's early part, on the bus thread. A Notify that can only make a new notification is
-/// looked at there (`NotifyFirstLook`), given its id, kept in the call journal and answered at
-/// once; the main thread then does the rest (decoding, the attention model, the center, banners,
-/// sound) without the app waiting for it.
+/// Notify's early part, on the bus thread. Every Notify is read there into its one value
+/// (`NotifyDecoder.read`); one that can only make a new notification is given its id, kept in
+/// the call journal and answered at once. The main thread then does the rest (the files and
+/// markup it names, the attention model, the center, banners, sound) from that value, without
+/// the app waiting for it.
 ///
 /// A call is answered early only when its reply cannot depend on what the main thread holds:
 /// it replaces nothing (no replaces_id, no stack tag; a repeat of another's texts is a new
@@ -17,9 +18,8 @@ final class EarlyNotify: Sendable {
     /// What the bus thread made of a Notify: its texts' key, and the id it was answered with,
     /// if it was.
     struct Passed: Sendable {
-        /// The call's arguments as read here, for the decoder: its message is marshalled and
-        /// its layout read once.
-        let call: NotifyArguments
+        /// The call as read here: the main thread finishes it (`NotifyDecoder.finish`).
+        let read: NotifyDecoder.Read
         let texts: RepeatDetector.Key
         let id: UInt32?
         /// Where the call journal keeps it until the center has it (`CallJournal.settle`).
@@ -32,6 +32,7 @@ final class EarlyNotify: Sendable {
     }
 
     private let ids: IDSequence
+    private let decoder = NotifyDecoder()
     /// Asked before any reply goes, while the sender is sure to be on the bus.
     private let identities: SenderIdentities
     private let refusesOverLimit = Atomic(false)
@@ -61,26 +62,31 @@ final class EarlyNotify: Sendable {
         let wall = LocalClock.wallMilliseconds()
         let identity = identities.identity(of: message.sender)
         let journal = journal.withLock { $0 }
-        let look: NotifyFirstLook
+        let reader = ArgumentReader(message)
+        let read: NotifyDecoder.Read
         do throws(RequestError) {
-            look = try NotifyFirstLook(message)
+            read = try decoder.read(reader)
         } catch {
             return EarlyAnswer(reply: .failure(BusError(error)))
         }
-        guard !look.replaces, !look.checksFiles, !refusesOverLimit.load(ordering: .relaxed),
-              look.call.messageBytes.count <= Self.largestJournaled else {
-            return EarlyAnswer(carried: Passed(call: look.call, texts: look.texts, id: nil, journaled: nil, wall: wall,
-                                                 identity: identity))
+        let request = read.request
+        let texts = RepeatDetector.Key(request)
+        // What it replaces (replaces_id, a stack tag) the main thread finds; a file of Chime's
+        // attachment hint that cannot be kept refuses the call, which only the main thread,
+        // which checks it, may then answer.
+        let replaces = request.replacesID != 0 || request.hints.stackTag != nil
+        let checksFiles = request.hints.attachmentRequests.contains(where: \.required)
+        guard !replaces, !checksFiles, !refusesOverLimit.load(ordering: .relaxed), read.bytes <= Self.largestJournaled else {
+            return EarlyAnswer(carried: Passed(read: read, texts: texts, id: nil, journaled: nil, wall: wall, identity: identity))
         }
         // Not checked against the open notifications, as the main thread's ids are: an id
         // comes round again only after four billion notifications.
         let id = ids.next()
-        let journaled = journal?.keep(id: id, sender: message.sender ?? "", wall: wall, bytes: Array(look.call.messageBytes))
+        let journaled = journal?.keep(id: id, sender: message.sender ?? "", wall: wall, bytes: Array(reader.messageBytes))
         // A call the journal could not keep (a full disk) is answered, with this id, by the main
         // thread once the center has it; without history there is nothing to keep.
         let answered = journal == nil || journaled != nil
         return EarlyAnswer(reply: answered ? .success([.uint32(id)]) : nil,
-                           carried: Passed(call: look.call, texts: look.texts, id: id, journaled: journaled, wall: wall,
-                                                   identity: identity))
+                           carried: Passed(read: read, texts: texts, id: id, journaled: journaled, wall: wall, identity: identity))
     }
 }

@@ -26,9 +26,9 @@ extension Daemon {
                 // What the bus thread made of it (`EarlyNotify`): perhaps answered already.
                 let passed = call.carried as? EarlyNotify.Passed
                 do throws(RequestError) {
-                    let arguments = if let passed { passed.call } else { try NotifyArguments(ArgumentReader(call.message)) }
-                    if arguments.messageBytes.count > Self.largeCallBytes { releaseMemorySoon() }
-                    var request = try decoder.decode(arguments)
+                    let read = if let passed { passed.read } else { try decoder.read(call.message) }
+                    if read.bytes > Self.largeCallBytes { releaseMemorySoon() }
+                    var request = decoder.finish(read)
                     var now = now  // read once: the notification and its row keep the same time
                     if let passed { now.wall = passed.wall }
                     let system = passed.map(\.identity) ?? identities.identity(of: call.sender)

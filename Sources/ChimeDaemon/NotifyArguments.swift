@@ -1,11 +1,11 @@
 import ChimeCore
 import ChimeDBus
 
-/// Notify's arguments (susssasa{sv}i) where they lie in the message, read once, as deep as the
-/// bus thread needs: the texts as bytes in place, the actions counted, the hints found. The bus
-/// thread decides from this whether it may answer (`NotifyFirstLook`); the decoder reads on
-/// from it (`NotifyDecoder`): the texts made strings, the actions made pairs, the hints typed.
-struct NotifyArguments: @unchecked Sendable {
+/// Notify's arguments (susssasa{sv}i) where they lie in the message: the texts as bytes in
+/// place, the actions counted, the hints found; `NotifyDecoder.read` makes the call's one
+/// value from them (the texts made strings, the actions pairs, the hints typed) and nothing
+/// reads the message again.
+struct NotifyArguments {
     /// Keeps the message's bytes alive (every buffer below points into them), and is where the
     /// actions start.
     private let atActions: ArgumentReader
@@ -35,7 +35,7 @@ struct NotifyArguments: @unchecked Sendable {
 
     static let malformed = RequestError.invalidArgument("Notify takes (susssasa{sv}i)")
 
-    /// The whole call as it came, for the call journal.
+    /// The whole call as it came.
     var messageBytes: UnsafeRawBufferPointer { atActions.messageBytes }
 
     /// The actions as pairs, the first `limit` of them; the rest are only counted.

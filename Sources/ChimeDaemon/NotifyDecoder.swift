@@ -5,19 +5,36 @@ import ChimeGLib
 /// The edge of the freedesktop interface: turns Notify's arguments into a request the core
 /// can trust. Malformed calls are refused; a bad part (a hint, an image) is dropped and
 /// logged while the notification is still delivered.
+///
+/// Read once, in two steps: `read` makes the call's one value (texts, actions and hints typed
+/// and bounded) on the bus thread, before the call is answered, and every later step takes
+/// that value; `finish` checks what names files or holds markup (disk reads, GMarkup) on the
+/// main thread and says what was dropped.
 public struct NotifyDecoder: Sendable {
+    /// A call read (`read`): its request, and what was cut or dropped, said once it is finished.
+    struct Read: Sendable {
+        var request: NotificationRequest
+        var problems: [String]
+        /// The size of the call as it came (a large one leaves memory for malloc to hand back).
+        var bytes: Int
+    }
+
     private let sanitizer = MarkupSanitizer { src in try? ImageReference.check(src).get() }
 
     public init() {}
 
     /// Reads Notify's arguments (susssasa{sv}i; the object server checked the signature)
-    /// straight off the message, with no BusValue tree for the arguments themselves.
+    /// straight off the message, with no BusValue tree for the arguments themselves, and
+    /// finishes them.
     public func decode(_ message: Message) throws(RequestError) -> NotificationRequest {
-        try decode(NotifyArguments(ArgumentReader(message)))
+        finish(try read(message))
     }
 
-    /// The same, from the arguments as the bus thread read them (`NotifyFirstLook.call`).
-    func decode(_ call: NotifyArguments) throws(RequestError) -> NotificationRequest {
+    func read(_ message: Message) throws(RequestError) -> Read { try read(ArgumentReader(message)) }
+
+    /// The call's one value: what needs no file and no markup parser, so any thread may make it.
+    func read(_ reader: ArgumentReader) throws(RequestError) -> Read {
+        let call = try NotifyArguments(reader)
         let appName = NotifyArguments.text(call.appName), appIcon = NotifyArguments.text(call.appIcon)
         let summary = NotifyArguments.text(call.summary), body = NotifyArguments.text(call.body)
         let actions = (pairs: call.actions(upTo: NotifyLimits.actions + 1), count: call.actionStrings)
@@ -31,9 +48,9 @@ public struct NotifyDecoder: Sendable {
         var request = NotificationRequest(
             appName: Self.truncated(appName, to: NotifyLimits.appNameBytes, what: "app_name", problems: &problems),
             replacesID: replacesID,
-            appIcon: appIcon.isEmpty ? nil : checked(appIcon, as: "app_icon", problems: &problems),
+            appIcon: appIcon.isEmpty ? nil : appIcon,
             summary: Self.truncated(summary, to: NotifyLimits.summaryBytes, what: "summary", problems: &problems),
-            body: sanitizer.sanitize(Self.truncated(body, to: NotifyLimits.bodyBytes, what: "body", problems: &problems)),
+            body: Self.truncated(body, to: NotifyLimits.bodyBytes, what: "body", problems: &problems),
             actions: kept,
             hints: NotificationHints(decoding: rawHints, problems: &hintProblems),
             expireTimeout: timeout)
@@ -45,6 +62,19 @@ public struct NotifyDecoder: Sendable {
         }
         // What a browser's urgency critical means: stay until the person acts (`StayOnScreen`).
         if StayOnScreen.asks(request) { request.hints.resident = true }
+        return Read(request: request, problems: problems, bytes: call.messageBytes.count)
+    }
+
+    /// The request the core takes: its markup sanitised, the files it names checked, and what
+    /// was cut or dropped said in the log.
+    func finish(_ read: Read) -> NotificationRequest {
+        var (request, problems) = (read.request, read.problems)
+        if let icon = request.appIcon {
+            let usable = checked(icon, as: "app_icon", problems: &problems)
+            if usable != icon { request.appIcon = usable }
+        }
+        let body = sanitizer.sanitize(request.body)
+        if body != request.body { request.body = body }
         checkFiles(of: &request, problems: &problems)
         say(problems, of: request)
         return request
