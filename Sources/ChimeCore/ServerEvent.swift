@@ -48,4 +48,7 @@ public enum ServerEvent: Equatable, Sendable {
     case focusChanged(String?)
     /// An app went over its rate limit; its notifications go quietly to the center for now.
     case overRateLimit(app: String)
+    /// What apps.state keeps changed (an app seen, its settings or what it was told, mute): the
+    /// daemon writes it before the turn's replies.
+    case appStateChanged
 }

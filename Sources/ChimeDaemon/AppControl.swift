@@ -19,8 +19,7 @@ extension Daemon {
                 let app = knownApps(named: name).first ?? name
                 var scratch = attention.apps.settings(for: app, config: attention.settings)
                 if let problem = scratch.setChecked(key, to: value) { throw BusError.invalidArgs(problem) }
-                attention.setOverride(app, key, value)
-                apply([])
+                apply(attention.setOverride(app, key, value))
                 return []
             },
         ]

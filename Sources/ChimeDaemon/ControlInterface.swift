@@ -112,8 +112,7 @@ extension Daemon {
             },
             "SetMuted": { [unowned self] call in
                 guard case .bool(let muted) = call.arguments[0] else { return [] }
-                attention.muteOverride = muted
-                apply([])
+                apply(attention.setMuted(muted))
                 control.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("Muted", .bool(muted))])
                 return []
             },

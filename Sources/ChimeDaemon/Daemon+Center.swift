@@ -91,9 +91,10 @@ extension Daemon {
             store.delete(notification.id)
         case .actionInvoked(let notification, _), .replied(let notification, _):
             store.markRead(notification.id, dismissed: false, wall: wall)
-        case .focusChanged:
-            // A Focus turned on or off by hand is kept across restarts: saved with this turn's commit.
-            attention.apps.needsSaving = true
+        case .focusChanged, .appStateChanged:
+            // Kept across restarts (a Focus turned on or off by hand is too): saved with this
+            // turn's commit, once however many changes it brought.
+            appStateUnsaved = true
         case .retired, .playSound, .runHook, .ruleTurnedOff, .overRateLimit:
             break
         }

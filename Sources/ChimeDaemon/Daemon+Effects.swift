@@ -103,6 +103,8 @@ extension Daemon {
             badges.allMayHaveChanged(attention.unread.byApp.keys)
         case .overRateLimit(let app):
             Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
+        case .appStateChanged:
+            break  // written with the turn's commit (`record`)
         case .ruleTurnedOff(let rule, let app):
             Log.warning("rule \(rule): a pattern of it met its match budget on a notification of \(app) (it backtracks without end "
                         + "on some text); the rule is off until chimed restarts or `chimectl rule \(rule) enable`")
@@ -111,8 +113,8 @@ extension Daemon {
 
     /// The apps' settings and state, muting and a Focus turned on by hand, to disk if changed.
     func saveAppStateIfChanged() {
-        guard attention.apps.needsSaving else { return }
-        attention.apps.needsSaving = false
+        guard appStateUnsaved else { return }
+        appStateUnsaved = false
         appStore.save(attention.apps, muted: attention.muteOverride, focus: attention.focus.manual,
                       sharing: attention.focus.sharedByHand)
     }

@@ -78,6 +78,8 @@ public final class Daemon {
     /// Whether housekeeping (`housekeepSoon`) and the minute tick (`followTheClock`) are armed.
     var housekeepingArmed = false
     var ticking = false
+    /// Whether what apps.state keeps changed in this turn (`.appStateChanged`, `.focusChanged`).
+    var appStateUnsaved = false
     /// Whether the panel is open (`ShowCenter`); chime-presenter draws it.
     var centerOpen = false
     /// What reached the person since the center last took the figures (`addActivity`).

@@ -90,9 +90,9 @@ import Testing
     @Test mutating func turnOffDeniesTheProvisionalApp() throws {
         attention = Attention(settings: { var s = ChimeSettings(); s.defaultAuthorization = .provisional; return s }())
         let first = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))
-        _ = try attention.invoke(first.id, key: Offer.turnOff, now: at(.monday, "10:01"))
+        let events = try attention.invoke(first.id, key: Offer.turnOff, now: at(.monday, "10:01"))
         #expect(attention.apps.settings(for: "news", config: attention.settings).authorization == .denied)
-        #expect(attention.apps.needsSaving)
+        #expect(events.contains(.appStateChanged), "apps.state keeps it")
     }
 
     /// What time-sensitive means is said with the app's first one, on it (an offer in its menu,

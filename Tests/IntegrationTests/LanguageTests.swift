@@ -70,7 +70,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: fresh) }
         let extract = try Subprocess(root.appendingPathComponent("scripts/extract-messages").path, [fresh], environment: ProcessInfo.processInfo.environment)
         #expect(extract.wait(timeout: 60) == 0)
-        #expect(try String(contentsOfFile: fresh, encoding: .utf8) == String(contentsOf: root.appendingPathComponent("po/chime.pot"), encoding: .utf8),
+        // The messages, not where they stand: a line moved does not make the template stale.
+        func messages(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.hasPrefix("#") } }
+        #expect(messages(try String(contentsOfFile: fresh, encoding: .utf8))
+                    == messages(try String(contentsOf: root.appendingPathComponent("po/chime.pot"), encoding: .utf8)),
                 "po/chime.pot is behind the sources: make pot, then make po-update and translate")
         for language in ["ko", "de"] {
             let check = try Subprocess("/usr/bin/msgfmt", ["--check", "--statistics", "-o", "/dev/null", root.appendingPathComponent("po/\(language).po").path],

@@ -16,9 +16,6 @@ public struct AppRegistry: Equatable, Sendable {
     public private(set) var records: [String: Record] = [:]
     /// Identities in the order they were first seen, so the oldest are forgotten first.
     private var order: [String] = []
-    /// Set by every change worth saving; the daemon clears it after writing.
-    public var needsSaving = false
-
     /// Apps remembered at most: a client that invents a name for every notification must not grow
     /// apps.state, and the writes of it, without bound. Past it the oldest apps the user never set
     /// anything for are forgotten (what Chime asked them is asked again, should they come back).
@@ -34,14 +31,12 @@ public struct AppRegistry: Equatable, Sendable {
     public mutating func see(_ identity: String) -> Bool {
         guard records[identity] == nil else { return false }
         add(identity, Record())
-        needsSaving = true
         return true
     }
 
     public mutating func update(_ identity: String, _ change: (inout Record) -> Void) {
         if records[identity] == nil { add(identity, Record()) }
         change(&records[identity, default: Record()])
-        needsSaving = true
     }
 
     /// Restores a record read from disk.
@@ -80,7 +75,8 @@ public struct AppRegistry: Equatable, Sendable {
         return settings
     }
 
-    /// Keeps what a decision did to an app's time-sensitive budget (`TimeSensitiveBudget`).
+    /// Keeps what a decision did to an app's time-sensitive budget (`TimeSensitiveBudget`); what
+    /// apps.state keeps changes only when it crosses the budget (the times are not kept).
     mutating func count(_ change: TimeSensitiveBudget.Change, for identity: String) {
         update(identity) { record in
             record.timeSensitiveTimes = record.timeSensitiveTimes.filter { change.wall - $0 < 3_600_000 } + [change.wall]

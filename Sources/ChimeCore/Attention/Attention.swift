@@ -31,10 +31,8 @@ public struct Attention: Sendable {
     public var nowPlayingIDs: [String: UInt32] = [:]
     /// What the person is doing, as the desktop says; set by `follow(_:now:)`.
     public private(set) var desktop = DesktopContext()
-    /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute`.
-    public var muteOverride: Bool? {
-        didSet { if muteOverride != oldValue { apps.needsSaving = true } }
-    }
+    /// `chimectl mute`, kept across restarts; nil follows `[sounds] mute` (`setMuted`).
+    public var muteOverride: Bool?
     public var muted: Bool { muteOverride ?? settings.sounds.muted }
     /// The Focus last seen active, so its end is noticed and summarised.
     public private(set) var currentFocus: FocusState.Active?
@@ -78,7 +76,7 @@ public struct Attention: Sendable {
         let identity = request.appIdentity
         var app = known(identity)
         if !app.registered {
-            apps.see(identity)
+            if apps.see(identity) { events.append(.appStateChanged) }
             app = known(identity)
         }
         let appSettings = app.settings
@@ -109,8 +107,12 @@ public struct Attention: Sendable {
         let decision = DeliveryDecision.decide(request, identity: identity, context: context, ledger: &ledger)
         if decision.offers.contains(where: { $0.offers(Offer.turnOffTimeSensitive) }) {
             apps.update(identity) { $0.explainedTimeSensitive = true }
+            events.append(.appStateChanged)
         }
-        if let change = decision.budgetChange { apps.count(change, for: identity) }
+        if let change = decision.budgetChange {
+            apps.count(change, for: identity)
+            if change.crosses { events.append(.appStateChanged) }
+        }
         if decision.drop != nil {
             let result = server.discard(request, from: sender, now: now.monotonic, id: id)
             return (result.id, events + result.events)
@@ -224,22 +226,34 @@ public struct Attention: Sendable {
     /// notification, which stays as it was, offers it no more.
     private mutating func take(_ key: String, of notification: Notification) -> [ServerEvent] {
         let identity = notification.appIdentity
+        var events: [ServerEvent] = []
         switch key {
-        case Offer.keep: setOverride(identity, "authorization", "allowed")
-        case Offer.turnOff: setOverride(identity, "authorization", "denied")
-        case Offer.turnOffTimeSensitive: setOverride(identity, "time-sensitive", "false")
+        case Offer.keep: events = setOverride(identity, "authorization", "allowed")
+        case Offer.turnOff: events = setOverride(identity, "authorization", "denied")
+        case Offer.turnOffTimeSensitive: events = setOverride(identity, "time-sensitive", "false")
         case Offer.letTimeSensitiveThrough:
             apps.update(identity) {
                 $0.overBudget = false
                 $0.budgetExempt = true
             }
+            events = [.appStateChanged]
         default: break
         }
-        return server.withdrawOffers(of: notification.id)
+        return events + server.withdrawOffers(of: notification.id)
     }
 
-    public mutating func setOverride(_ identity: String, _ key: String, _ value: String) {
+    /// A setting of an app's set by the person (`chimectl apps set`, an offer taken), kept in apps.state.
+    @discardableResult
+    public mutating func setOverride(_ identity: String, _ key: String, _ value: String) -> [ServerEvent] {
         apps.update(identity) { $0.overrides[key] = value }
+        return [.appStateChanged]
+    }
+
+    /// `chimectl mute on|off`: kept in apps.state.
+    public mutating func setMuted(_ muted: Bool?) -> [ServerEvent] {
+        guard muted != muteOverride else { return [] }
+        muteOverride = muted
+        return [.appStateChanged]
     }
 
     // MARK: Focus

@@ -61,7 +61,8 @@ public struct ActivityTally: Sendable {
         case .playSound(let sounded, _):
             notification = sounded
             add(\.sounds, sounded, day)
-        case .closed, .retired, .actionInvoked, .replied, .snoozed, .read, .deleted, .runHook, .ruleTurnedOff, .merged, .focusChanged, .overRateLimit:
+        case .closed, .retired, .actionInvoked, .replied, .snoozed, .read, .deleted, .runHook, .ruleTurnedOff, .merged, .focusChanged, .overRateLimit,
+             .appStateChanged:
             return
         }
         if names[notification.appIdentity] != notification.request.appName {
