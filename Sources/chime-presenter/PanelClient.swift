@@ -49,6 +49,7 @@ final class PanelClient {
         guard !panel.isOpen else { return }
         for rule in Self.rules { try? connection.addMatch(rule) }
         refresh()
+        refreshPlayers()
         panel.open()
     }
 
@@ -90,7 +91,6 @@ final class PanelClient {
 
     private func refresh(center: Bool = true, status: Bool = true) {
         if center { refreshCenter() }
-        if center { refreshPlayers() }
         if status { refreshStatus() }
     }
 

@@ -1,3 +1,4 @@
+import ChimeControl
 import ChimeCore
 
 /// `chimectl players` and `chimectl player`: the media players on the bus, and play, pause or
@@ -6,18 +7,17 @@ enum PlayerCommands {
     static func players(_ arguments: inout Arguments) throws(CommandLineError) {
         let json = arguments.flag("--json")
         try arguments.done()
-        let players = try ControlClient().records("Players")
+        let records = try ControlClient().records("Players")
         if json {
-            print(JSONOutput.list(players))
+            print(JSONOutput.list(records))
             return
         }
+        let players = records.compactMap { PlayerRecord.player(.vardict($0.map { ($0.key, $0.value) })) }
         if players.isEmpty { TextTable.printEmpty(tr("no media players on the bus")); return }
         var table = TextTable("PLAYER", "STATUS", "TITLE", "ARTIST")
         for player in players {
-            let busName = player["player"]?.string ?? ""
-            table.add([String(busName.dropFirst(busName.hasPrefix(MediaPlayer.namePrefix) ? MediaPlayer.namePrefix.count : 0)),
-                       player["status"]?.string ?? "", player["title"]?.string ?? "",
-                       (player["artists"]?.strings ?? []).joined(separator: ", ")].map { $0.withoutControlCharacters() })
+            table.add([player.shortName, player.status, player.title ?? "", player.artists.joined(separator: ", ")]
+                .map { $0.withoutControlCharacters() })
         }
         table.print()
     }

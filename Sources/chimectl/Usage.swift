@@ -33,7 +33,7 @@ enum Usage {
                 out.remove(at: 1)
             }
             return out.enumerated().map { index, text in
-                index < syntax.count || (index == 0) ? text : String(repeating: " ", count: 27) + text
+                index < syntax.count ? text : String(repeating: " ", count: 27) + text
             }.joined(separator: "\n")
         }
     }

@@ -8,11 +8,11 @@ import Testing
     @Test func everyCopyOfAServerAndTheBusThreadDrawFromOneSequence() throws {
         let ids = IDSequence(after: 41)
         var server = NotificationServer(ids: ids)
-        let copy = server
+        var copy = server
         #expect(ids.next() == 42, "the bus thread's")
-        _ = copy
-        #expect(try server.notify(.make(), from: ":1.1", now: Instant(milliseconds: 1_000)).id == 43)
-        #expect(ids.current == 43)
+        #expect(try copy.notify(.make(), from: ":1.1", now: Instant(milliseconds: 1_000)).id == 43, "a copy's")
+        #expect(try server.notify(.make(), from: ":1.1", now: Instant(milliseconds: 1_000)).id == 44)
+        #expect(ids.current == 44)
     }
 
     @Test func aBlockIsReservedBeforeAnIdOfItIsGiven() {

@@ -66,6 +66,8 @@ import Testing
         #expect(watch.line(timeout: 10, matching: { $0.contains("\"event\":\"state\"") }) != nil)
         try player.setTrack("Song C", artist: "The Testers")
         #expect(watch.line(timeout: 10, matching: { $0.contains("\"event\":\"players\"") && $0.contains("Song C") }) != nil)
+        // To a pipe: a row a player, tab-separated, named as `chimectl player` takes it.
+        #expect(try bus.chimectl("players").stdout == "testplayer\tPlaying\tSong C\tThe Testers")
         #expect(try bus.chimectl("player", "play-pause").status == 0)
         let client = try bus.client()
         #expect(client.waitUntil { (try? player.calls().contains("PlayPause")) == true })

@@ -31,10 +31,15 @@ public struct MediaPlayer: Equatable, Sendable {
 
     public static let namePrefix = "org.mpris.MediaPlayer2."
 
-    /// What people call it: its `Identity`, else its bus name's last part.
+    /// Its bus name's last part (`vlc`), as `chimectl player` takes it.
+    public var shortName: String {
+        String(busName.dropFirst(busName.hasPrefix(Self.namePrefix) ? Self.namePrefix.count : 0))
+    }
+
+    /// What people call it: its `Identity`, else `shortName`.
     public var displayName: String {
         if let name, !name.isEmpty { return name }
-        return String(busName.dropFirst(busName.hasPrefix(Self.namePrefix) ? Self.namePrefix.count : 0))
+        return shortName
     }
 
     /// Whether the player sent `request`: from its own connection, from its process's sandbox or
@@ -52,7 +57,7 @@ public struct MediaPlayer: Equatable, Sendable {
     /// artists, in any case, as people read them.
     public func track(namedBy request: NotificationRequest) -> String? {
         guard let title, !title.isEmpty else { return nil }
-        let text = (request.summary + "\n" + request.body).lowercased()
+        let text = request.summary + "\n" + request.body
         let names = [title] + artists
         return names.contains { !$0.isEmpty && text.containsFolded($0) } ? title : nil
     }
