@@ -10,9 +10,8 @@ public struct NotificationServer: Sendable {
     private var order: [UInt32] = []
     private var orderStart = 0
     private var expiries = ExpiryQueue()
-    /// Where ids come from; the daemon's is shared with its bus thread, which answers some
-    /// Notify calls itself.
-    public var ids: any IDSource
+    /// Where ids come from.
+    public var ids: IDCounter
     /// The highest id handed out; internal so tests can put it near the wrap.
     var lastID: UInt32 {
         get { ids.current }
@@ -32,13 +31,8 @@ public struct NotificationServer: Sendable {
 
     /// `lastID`: the highest id ever handed out, so ids continue past it.
     public init(settings: ServerSettings = .init(), lastID: UInt32 = 0) {
-        self.init(settings: settings, ids: IDCounter(after: lastID))
-    }
-
-    /// A server drawing its ids from `ids`, which it shares.
-    public init(settings: ServerSettings = .init(), ids: any IDSource) {
         self.settings = settings
-        self.ids = ids
+        ids = IDCounter(after: lastID)
     }
 
     public var notifications: [Notification] { order[orderStart...].compactMap { open[$0] } }
@@ -60,13 +54,11 @@ public struct NotificationServer: Sendable {
     /// it takes over its banner and its place in the center, its count raised ("×2"); the one
     /// it repeats stays open for its app, without a banner (`ServerEvent.merged`).
     /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
-    /// `id`: the id the caller was already given (`ids`), for a notification that is new.
     /// `identity`: who the sender is, as the system says (`SenderIdentity`).
     /// `replacing`: what it replaces, when the caller found it already (`replacementTarget`).
     public mutating func notify(_ request: NotificationRequest, from sender: String, identity: SenderIdentity? = nil,
                                 now: Instant, wall: Int64 = 0, decision: DeliveryDecision? = nil,
-                                replacing: Replacing = .lookUp, repeating: UInt32? = nil,
-                                id given: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+                                replacing: Replacing = .lookUp, repeating: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var target: Notification?
         switch replacing {
         case .lookUp: target = try replacementTarget(for: request, from: sender, identity: identity)
@@ -78,6 +70,7 @@ public struct NotificationServer: Sendable {
         // Shown or not, it ends for its app at its timeout (the center keeps it unread).
         let expires = state.endsAtTimeout ? expiry(of: request, decision: decision, now: now) : nil
         var notification: Notification
+        var reserved: UInt32?
         if var replaced = target {
             replaced.request = request
             replaced.sender = sender
@@ -86,7 +79,9 @@ public struct NotificationServer: Sendable {
             replaced.expires = expires
             notification = replaced
         } else {
-            notification = Notification(id: given ?? nextID(), request: request, sender: sender,
+            let id: UInt32
+            (id, reserved) = nextID()
+            notification = Notification(id: id, request: request, sender: sender,
                                         created: now, arrived: wall, updated: now, expires: expires)
             if let identity { notification.senderIdentity = identity }
             order.append(notification.id)
@@ -131,6 +126,7 @@ public struct NotificationServer: Sendable {
         enforceImageBudget()
         if let expires { expiries.insert(notification.id, at: expires) }
         events += retireOverLimit()
+        if let reserved { events.insert(.idsReserved(through: reserved), at: 0) }
         return (notification.id, events)
     }
 
@@ -236,10 +232,10 @@ public struct NotificationServer: Sendable {
     }
 
     /// An id for a notification that is closed at once (a denied app): valid, never reused.
-    public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant,
-                                 id given: UInt32? = nil) -> (id: UInt32, events: [ServerEvent]) {
-        let notification = Notification(id: given ?? nextID(), request: request, sender: sender, created: now, updated: now, expires: nil)
-        return (notification.id, [.closed(notification, .dismissed)])
+    public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant) -> (id: UInt32, events: [ServerEvent]) {
+        let (id, reserved) = nextID()
+        let notification = Notification(id: id, request: request, sender: sender, created: now, updated: now, expires: nil)
+        return (id, (reserved.map { [.idsReserved(through: $0)] } ?? []) + [.closed(notification, .dismissed)])
     }
 
     /// Lets go of held notifications, as when a summary delivers them or their Focus ends: each
@@ -300,6 +296,14 @@ public struct NotificationServer: Sendable {
     /// track's "now playing"): reason 4. Nothing when it closed already.
     public mutating func supersede(_ id: UInt32) -> [ServerEvent] {
         open[id] == nil ? [] : remove(id, reason: .undefined)
+    }
+
+    /// A notification whose app never had its id: its Notify was refused after it was decided (the
+    /// center could not keep it, a full disk). Its banner comes down; its app is not told.
+    public mutating func withdraw(_ id: UInt32) -> [ServerEvent] {
+        guard let notification = takeOut(id) else { return [] }
+        dropClosedFromOrderIfSparse()
+        return [.withdrawn(notification)]
     }
 
     /// With `app`, only that app's: named as Chime names it (`appIdentity`) or by the name it sends.
@@ -370,7 +374,7 @@ public struct NotificationServer: Sendable {
     }
 
     /// Ids are never 0 and never name two open notifications, even after the counter wraps.
-    private mutating func nextID() -> UInt32 {
+    private mutating func nextID() -> (id: UInt32, reserved: UInt32?) {
         ids.next { open[$0] != nil }
     }
 

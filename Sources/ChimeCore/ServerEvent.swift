@@ -51,4 +51,7 @@ public enum ServerEvent: Equatable, Sendable {
     /// What apps.state keeps changed (an app seen, its settings or what it was told, mute): the
     /// daemon writes it before the turn's replies.
     case appStateChanged
+    /// Ids up to this one are reserved (`IDCounter`): the daemon keeps the mark before it
+    /// answers, so a restart gives none of them again.
+    case idsReserved(through: UInt32)
 }

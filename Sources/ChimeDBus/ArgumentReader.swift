@@ -53,9 +53,7 @@ public struct ArgumentReader {
 
     public var isAtEnd: Bool { nextType >= signature.count }
 
-    /// The whole message as it came, marshalled: what `Message(marshalled:)` reads back.
-    /// Also what lets the bus thread hand a reader to the main thread, which reads the call again
-    /// from its start without marshalling the message a second time.
+    /// The whole message as it came, marshalled (its size bounds what reading it costs).
     public var messageBytes: UnsafeRawBufferPointer { bytes }
 
     /// A string's bytes, in place, without its NUL: valid while this reader is.

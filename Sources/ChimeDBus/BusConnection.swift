@@ -101,11 +101,11 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     /// Serves this connection from a thread of its own. Each incoming message goes first to
-    /// `early`, on that thread, which may answer a call at once; then, unless early refused it,
-    /// to `handler` on the main loop with what early carried. Messages are read ahead and taken
+    /// `early`, on that thread, which reads it and may refuse it there; then, unless early
+    /// refused it, to `handler` on the main loop with what early read. Messages are read ahead and taken
     /// fairly, one from each sender in turn, as `attachToMainLoop` does.
     /// `turnEnded` runs on the main loop after each turn's messages were handled.
-    public func attachToBusThread(early: @escaping @Sendable (Message) -> EarlyAnswer?,
+    public func attachToBusThread(early: @escaping @Sendable (Message) -> EarlyReading?,
                                   handler: @escaping (Arrival) -> Bool, turnEnded: @escaping () -> Void) {
         serve(.busThread(BusThreadServing(connection: raw, early: early, handler: handler, turnEnded: turnEnded,
                                           send: { [unowned self] in send($0) }, refuse: { [unowned self] in refuseUnhandled($0) })))

@@ -24,6 +24,8 @@ public struct BusError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The app that sent a notification in the center has left the bus, so its actions reach nobody.
     public static let appGone = "dev.chime.Error.AppGone"
     public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+    /// What a call asked could not be written to disk (a full disk), so it was not done.
+    public static let ioError = "org.freedesktop.DBus.Error.IOError"
 
     public static func invalidArgs(_ message: String) -> BusError { BusError(invalidArgs, message) }
 

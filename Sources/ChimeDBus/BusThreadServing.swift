@@ -1,15 +1,15 @@
 import ChimeGLib
 
 /// A connection served from a thread of its own (chimed's notification service): the bus
-/// thread reads ahead into a backlog, gives each call to `early`, which may answer it at once,
-/// and hands what early did not refuse to the main loop through a bounded inbox, where
-/// `handler` takes it with what early carried.
+/// thread reads ahead into a backlog, gives each call to `early`, which reads it (and refuses
+/// a malformed one there), and hands the rest to the main loop through a bounded inbox, where
+/// `handler` takes it with what early read and answers it.
 ///
 /// `@unchecked Sendable`: the backlog and `early` are touched by the bus thread only, the rest
 /// by the main thread; the inbox between them is thread-safe.
 final class BusThreadServing: @unchecked Sendable {
     let backlog: Backlog
-    private let early: @Sendable (Message) -> EarlyAnswer?
+    private let early: @Sendable (Message) -> EarlyReading?
     private let handler: (Arrival) -> Bool
     private let turnEnded: () -> Void
     private let send: (Message) -> Void
@@ -18,7 +18,7 @@ final class BusThreadServing: @unchecked Sendable {
     private var thread: BusThread?
     private var inboxSource: UInt32?
 
-    init(connection: OpaquePointer, early: @escaping @Sendable (Message) -> EarlyAnswer?, handler: @escaping (Arrival) -> Bool,
+    init(connection: OpaquePointer, early: @escaping @Sendable (Message) -> EarlyReading?, handler: @escaping (Arrival) -> Bool,
          turnEnded: @escaping () -> Void, send: @escaping (Message) -> Void, refuse: @escaping (Message) -> Void) {
         backlog = Backlog(connection: connection)
         (self.early, self.handler, self.turnEnded, self.send, self.refuse) = (early, handler, turnEnded, send, refuse)
@@ -32,8 +32,8 @@ final class BusThreadServing: @unchecked Sendable {
     /// Calls wait in the socket until then.
     func start() { thread?.start() }
 
-    /// Ends the bus thread, then hands what it passed on to the handler: calls it answered are
-    /// handled, as their apps were told. Calls it had not taken yet stay unanswered.
+    /// Ends the bus thread, then hands what it passed on to the handler. Calls it had not taken
+    /// yet stay unanswered.
     func stop() {
         end()
         while serveInbox(upTo: 64) {}
@@ -58,27 +58,29 @@ final class BusThreadServing: @unchecked Sendable {
     /// On the main loop: up to `limit` arrivals to the handler; true while more wait.
     private func serveInbox(upTo limit: Int) -> Bool {
         let (arrivals, more, wasFull) = inbox.take(upTo: limit)
-        for arrival in arrivals where !handler(arrival) && !arrival.answered { refuse(arrival.message) }
+        for arrival in arrivals where !handler(arrival) { refuse(arrival.message) }
         if !arrivals.isEmpty { turnEnded() }
         if wasFull { thread?.wake() }
         return more
     }
 
     /// On the bus thread: reads ahead into the backlog (bounded), then hands messages in turn to
-    /// the main loop while it has room, answering early what can be. True while the backlog is
-    /// full: read no more until woken.
+    /// the main loop while it has room, each with what its early part read. True while the
+    /// backlog is full: read no more until woken.
     private func handOver() -> Bool {
         backlog.readAhead()
         while inbox.hasRoom, let message = backlog.next() {
-            let answer = message.kind == .methodCall ? early(message) : nil
-            if let reply = answer?.reply, message.expectsReply {
-                switch reply {
-                case .success(let values): send(message.reply(values))
-                case .failure(let error): send(message.errorReply(error))
-                }
+            var carried: (any Sendable)?
+            switch message.kind == .methodCall ? early(message) : nil {
+            case .refused(let error)?:
+                if message.expectsReply { send(message.errorReply(error)) }
+                continue
+            case .read(let value)?:
+                carried = value
+            case nil:
+                break
             }
-            if case .failure? = answer?.reply { continue }
-            inbox.push(Arrival(message: message, carried: answer?.carried, answered: answer?.reply != nil))
+            inbox.push(Arrival(message: message, carried: carried))
         }
         return backlog.isFull
     }

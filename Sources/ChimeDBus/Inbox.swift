@@ -3,14 +3,12 @@ import CShims
 import Glibc
 import Synchronization
 
-/// A message the bus thread passed to the main thread, with what it did about it already.
+/// A message the bus thread passed to the main thread, with what its early part read of it.
 public struct Arrival: @unchecked Sendable {
     // @unchecked: the message is not touched by the bus thread once handed over.
     public let message: Message
-    /// What the call's early part worked out (see `EarlyAnswer`), for its main handler.
+    /// What the call's early part read (see `EarlyReading`), for its main handler.
     public let carried: (any Sendable)?
-    /// The bus thread already sent the reply.
-    public let answered: Bool
 }
 
 /// Messages on their way from the bus thread to the main loop: a short locked array, and an

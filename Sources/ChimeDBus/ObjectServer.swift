@@ -6,25 +6,22 @@ import Synchronization
 public final class MethodCall {
     public let message: Message
     public let sender: String
-    /// What the method's early part carried over from the bus thread (`EarlyAnswer`).
+    /// What the method's early part read on the bus thread (`EarlyReading`).
     public let carried: (any Sendable)?
-    /// The bus thread answered the call already: what the handler returns goes nowhere.
-    public let answered: Bool
     public private(set) lazy var arguments: [BusValue] = message.arguments
 
-    init(message: Message, sender: String, carried: (any Sendable)? = nil, answered: Bool = false) {
+    init(message: Message, sender: String, carried: (any Sendable)? = nil) {
         self.message = message
         self.sender = sender
         self.carried = carried
-        self.answered = answered
     }
 }
 
 /// An interface as exported: its XML declaration and one handler per method.
 public struct ExportedInterface {
     public typealias Handler = (MethodCall) throws(BusError) -> [BusValue]
-    /// A method's early part: runs on the bus thread as the call arrives (see `EarlyAnswer`).
-    public typealias EarlyHandler = @Sendable (Message) -> EarlyAnswer?
+    /// A method's early part: runs on the bus thread as the call arrives (see `EarlyReading`).
+    public typealias EarlyHandler = @Sendable (Message) -> EarlyReading?
 
     public let spec: InterfaceSpec
     public let handlers: [String: Handler]
@@ -62,7 +59,7 @@ private final class EarlyRoutes: Sendable {
 
     let routes = Mutex<[Route]>([])
 
-    func answer(_ message: Message) -> EarlyAnswer? {
+    func read(_ message: Message) -> EarlyReading? {
         let route = routes.withLock { routes in
             routes.first {
                 message.isCall(path: $0.path, interface: $0.interface, member: $0.member, signature: $0.inSignature)
@@ -96,7 +93,7 @@ public final class ObjectServer {
         self.turn = turn
         switch serving {
         case .busThread:
-            connection.attachToBusThread(early: { [earlyRoutes] message in earlyRoutes.answer(message) },
+            connection.attachToBusThread(early: { [earlyRoutes] message in earlyRoutes.read(message) },
                                          handler: { [unowned self] arrival in
                 turn.willHandle()
                 return handle(arrival)
@@ -105,7 +102,7 @@ public final class ObjectServer {
             connection.attachToMainLoop(handler: { [unowned self] message in
                 if message.kind == .methodCall { beforeEachCall() }
                 turn.willHandle()
-                return handle(Arrival(message: message, carried: nil, answered: false))
+                return handle(Arrival(message: message, carried: nil))
             }, turnEnded: { [turn] in turn.end() })
         }
     }
@@ -204,7 +201,7 @@ public final class ObjectServer {
         // The reply goes first: signals the handler raised wait behind it.
         let mark = turn.mark
         let message = arrival.message
-        let call = MethodCall(message: message, sender: message.sender ?? "", carried: arrival.carried, answered: arrival.answered)
+        let call = MethodCall(message: message, sender: message.sender ?? "", carried: arrival.carried)
         var result = Result { () throws(BusError) in try handler(call) }
         // Listings are paged and records bounded, so this never happens; if it did, the bus
         // would drop this connection for a message over its limits, and every client with it.
@@ -212,7 +209,7 @@ public final class ObjectServer {
             result = .failure(BusError("org.freedesktop.DBus.Error.LimitsExceeded",
                                        "the reply to \(message.member ?? "") would be over D-Bus's size limits"))
         }
-        if !arrival.answered { answer(message, result, at: mark) }
+        answer(message, result, at: mark)
     }
 
     /// A method's handler and the arguments it takes.
@@ -283,7 +280,7 @@ public final class ObjectServer {
         case .success(let values): reply = call.reply(values)
         case .failure(let error): reply = call.errorReply(error)
         }
-        turn.send(reply, on: connection, at: position)
+        turn.send(reply, on: connection, at: position, answering: call)
     }
 
     /// The interfaces at `path` from their XML, plus the child nodes below it.

@@ -7,11 +7,9 @@ import CShims
 import Glibc
 
 /// The center's durability: what chimed's events change goes to the store (`NotificationStore`)
-/// before the replies that wait for it, in one transaction a turn; the intake's rows reach SQLite
-/// in batches; retention prunes in short batches; at start, what a killed chimed left is put back.
+/// before the replies that wait for it, in one transaction a turn; retention prunes in short
+/// batches; at start, what a stopped chimed held is put back.
 extension Daemon {
-    static let intakeCommitRows = 256
-    static let intakeCommitDelay: UInt32 = 250
     static let pruneEveryRows = 1_000
 
     /// Opens the center on disk and puts back what it held; when it cannot be opened chimed runs
@@ -26,21 +24,12 @@ extension Daemon {
                 Log.info("history is kept again: the center has every notification chimed answered")
                 Log.forgetSaid(prefix: "store-")
             }
-            let journal = CallJournal(path: storePath + "-calls")
-            let unsettled = journal?.unsettled() ?? []
-            // Past every id given: stored, answered early, or reserved (of a notification the
-            // center never kept).
+            // Past every id given: stored, or reserved (of a notification the center never kept).
             let mark = IDMark(path: AppStateStore.stateFolder(environment: environment) + "/ids")
-            ids.current = max(store.highestID(), unsettled.map(\.id).max() ?? 0, mark.read())
-            ids.keep { mark.write($0) }
+            attention.server.ids = IDCounter(after: max(store.highestID(), mark.read()), reserving: true)
             idMark = mark
             self.store = store
             resumeCenter(from: store)
-            handleAgain(unsettled, store: store)
-            journal?.clear()
-            self.journal = journal
-            earlyNotify.keep(in: journal)
-            if journal == nil { Log.warning("cannot open \(storePath)-calls; Notify is answered once the center has it") }
         } catch where error.isLocked {
             Log.info("\(error); stop it first, or give this chimed its own XDG_STATE_HOME")
             return false
@@ -50,24 +39,18 @@ extension Daemon {
         return true
     }
 
-    /// At start: the calls an earlier chimed answered and stopped before the center had them
-    /// (killed), made into notifications now, under the ids their apps were given.
-    func handleAgain(_ calls: [CallJournal.Call], store: NotificationStore) {
-        var handled = 0
-        for call in calls where !store.contains(call.id) {
-            guard let message = Message(marshalled: call.bytes), var request = try? decoder.decode(message) else { continue }
-            // The model and the center both take the time the call came, not the restart's.
-            var now = now
-            now.wall = call.wall
-            // Only KDE's files come this way (a call naming Chime's is never answered early), and
-            // one gone since is dropped.
-            try? keepAttachments(of: &request, system: nil, wall: call.wall)
-            guard let (_, events) = try? attention.notify(request, from: call.sender, now: now, id: call.id) else { continue }
-            apply(events, wall: call.wall)
-            handled += 1
-        }
-        store.commit()
-        if handled > 0 { Log.info("put \(handled) notification(s) into the center that chimed had answered before it stopped") }
+    /// At a turn's end, before its replies: commits what the turn changed. When the center could
+    /// not keep it (a full disk), the calls that made notifications are refused instead, and what
+    /// they made leaves the screen and the center: no app holds an id the center lost.
+    func commitTurn() {
+        defer { notifiedThisTurn.removeAll(keepingCapacity: true) }
+        guard let store, !store.commit(), !notifiedThisTurn.isEmpty else { return }
+        let error = BusError(BusError.ioError, store.notKept ?? "the notification center could not keep it")
+        for (call, _) in notifiedThisTurn { objects.turn.refuse(call, error) }
+        // Not recorded: the center never held them.
+        unsettled += attention.refuse(notifiedThisTurn.map(\.id))
+        needsSettling = true
+        settle()
     }
 
     /// Keeps the center on disk in step, as each notification's decision says (`inCenter`).
@@ -91,6 +74,8 @@ extension Daemon {
             store.delete(notification.id)
         case .actionInvoked(let notification, _), .replied(let notification, _):
             store.markRead(notification.id, dismissed: false, wall: wall)
+        case .idsReserved(let mark):
+            idMark?.write(mark)
         case .focusChanged, .appStateChanged:
             // Kept across restarts (a Focus turned on or off by hand is too): saved with this
             // turn's commit, once however many changes it brought.
@@ -133,26 +118,6 @@ extension Daemon {
         if !objects.inTurn {
             store?.commit()
             housekeepIfDue()  // a turn's end does it for the turn
-        }
-    }
-
-    /// Moves the rows recorded into SQLite a quarter of a second after the first, or at once past
-    /// 256: none of SQLite's work follows a lone reply. Committing after each reply cost a
-    /// sequence of calls from a quiet machine a third more time a call (measured; see git log):
-    /// chimed was still writing when the next call came. Batched, each commit also rewrites each
-    /// page it touched once for many rows (the table's last, partial one, the header page, the
-    /// log's position). The intake log has the rows meanwhile; whatever reads the store applies
-    /// them first (`NotificationStore.database`), and a close of one still there follows it into
-    /// the intake (`recordClosed`).
-    func commitIntakeSoon() {
-        guard let store, store.uncommittedRows > 0 else { return }
-        if store.uncommittedRows >= Self.intakeCommitRows { return store.commit() }
-        guard !intakeCommitScheduled else { return }
-        intakeCommitScheduled = true
-        _ = GLibSources.timeout(milliseconds: Self.intakeCommitDelay) { [unowned self] in
-            intakeCommitScheduled = false
-            self.store?.commit()
-            return false
         }
     }
 

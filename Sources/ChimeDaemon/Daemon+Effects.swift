@@ -103,7 +103,7 @@ extension Daemon {
             badges.allMayHaveChanged(attention.unread.byApp.keys)
         case .overRateLimit(let app):
             Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
-        case .appStateChanged:
+        case .appStateChanged, .idsReserved:
             break  // written with the turn's commit (`record`)
         case .ruleTurnedOff(let rule, let app):
             Log.warning("rule \(rule): a pattern of it met its match budget on a notification of \(app) (it backtracks without end "

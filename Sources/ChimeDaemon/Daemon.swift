@@ -9,7 +9,7 @@ import Glibc
 
 /// chimed: the core's state on the bus. Owns the two connections, the open notifications and
 /// the one expiry timer; turns the core's events into signals. Runs on the main thread; the bus thread
-/// (`BusConnection.attachToBusThread`) answers what Notify calls it can before handing them over (`EarlyNotify`).
+/// (`BusConnection.attachToBusThread`) reads each Notify call before handing it over (`EarlyNotify`).
 ///
 /// The notification service and the control interface are served on connections of their own:
 /// a sandbox allowed to talk to org.freedesktop.Notifications reaches that connection, which
@@ -37,9 +37,7 @@ public final class Daemon {
     /// Where the portal's icons and sounds, passed as descriptors, are kept as files.
     private(set) lazy var portalFiles = PortalFiles(environment: environment)
     let decoder = NotifyDecoder()
-    /// Where every notification's id comes from, the bus thread's and the main thread's alike.
-    let ids = IDSequence()
-    /// Notify's part on the bus thread; it shares the server's ids.
+    /// Notify's part on the bus thread.
     let earlyNotify: EarlyNotify
     /// Who each client is, as the system says; the bus thread and the main thread both ask.
     let identities = SenderIdentities()
@@ -69,8 +67,6 @@ public final class Daemon {
     /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
     var activationTokens: [UInt32: String] = [:]
     let soundChild = SoundChild()
-    /// Whether the timer that moves the intake's rows into SQLite is armed (`commitIntakeSoon`).
-    var intakeCommitScheduled = false
     /// Whether freed memory is to be handed back once the loop is idle (`releaseMemorySoon`).
     var releaseScheduled = false
     /// Rows the center took since the last prune; past `pruneEveryRows` a flood prunes as it goes.
@@ -89,12 +85,11 @@ public final class Daemon {
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
     var store: NotificationStore?
-    /// The Notify calls answered before they were handled, kept until the center has them.
-    var journal: CallJournal?
-    /// Where the ids reserved are kept (`IDSequence`); at a clean exit, the last one given.
+    /// Where the ids reserved are kept (`IDCounter`); at a clean exit, the last one given.
     var idMark: IDMark?
-    /// The journal's sequence number of the last answered call handled.
-    var handledInJournal: Int64 = 0
+    /// The calls of this turn that made a notification, and its id: answered with it only once
+    /// the turn's commit kept it (`commitTurn`).
+    var notifiedThisTurn: [(call: Message, id: UInt32)] = []
     let storePath: String
     /// Chime's copies of the files notifications carry (`Daemon+Attachments.swift`).
     let attachments: AttachmentFolder
@@ -151,9 +146,7 @@ public final class Daemon {
             panelPresenter = nil
         }
         attention = Attention(settings: settings)
-        attention.server = NotificationServer(settings: settings.server, ids: ids)
-        earlyNotify = EarlyNotify(ids: ids, identities: identities)
-        earlyNotify.follow(settings)
+        earlyNotify = EarlyNotify(identities: identities)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
         attention.focus.sharedByHand = saved.sharing
@@ -174,20 +167,14 @@ public final class Daemon {
             if events.count > 256 { chime_release_free_memory() }
         }
         snoozeTimer = DeadlineTimer { [unowned self] in apply(attention.wakeSnoozed(now: now)) }
-        // A turn's replies wait for what it changed to be durable; its new notifications already
-        // are (the store's intake log), so SQLite takes them after the replies, in batches, and
-        // the log makes room for the next turns' rows then too.
+        // A turn's replies wait for what it changed to be durable: one commit for the turn.
         objects.turn.beforeSending = { [unowned self] in
-            store?.commitTransaction()
-            journal?.settle(through: handledInJournal)
+            commitTurn()
             saveAppStateIfChanged()
         }
         objects.turn.beforeHandling = { [unowned self] in settle() }
         objects.turn.afterSending = { [unowned self] in
             settle()
-            store?.makeRoomInIntakeLog()
-            journal?.tidy()
-            commitIntakeSoon()
             if rowsSincePrune >= Self.pruneEveryRows { prune(batch: rowsSincePrune) }
             housekeepIfDue()
         }
@@ -213,7 +200,6 @@ public final class Daemon {
             configProblems = loaded.problems
             for problem in loaded.problems { Log.warning("\(problem)") }
             apply(attention.apply(settings, now: now))
-            earlyNotify.follow(attention.settings)
             presenter.follow(settings.popups)
             panelPresenter?.follow(settings.popups)
             badges.allMayHaveChanged(attention.unread.byApp.keys)
@@ -282,16 +268,14 @@ public final class Daemon {
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
         objects.start()
         loop.run()
-        // Calls answered and not yet handled are handled now; the rest stay unanswered.
+        // Calls the bus thread handed over are handled now; the rest stay unanswered.
         objects.stop()
         // Stopped cleanly, the next chimed goes on from the last id given, not past the block.
-        idMark?.write(ids.current)
+        idMark?.write(attention.server.ids.current)
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
         keepActivity()
         store?.checkpoint()
-        // Every call answered was handled and is in the center now: nothing to read back at start.
-        if store != nil { journal?.clear() }
         presenter.stop()
         panelPresenter?.stop()
         hooks.stopAll()

@@ -1,6 +1,6 @@
 import ChimeGLib
 
-/// `$XDG_STATE_HOME/chime/ids`: the highest notification id reserved (`IDSequence`), so a
+/// `$XDG_STATE_HOME/chime/ids`: the highest notification id reserved (`IDCounter`), so a
 /// restart gives none again, of a notification the center never kept (transient, or of an app
 /// whose `show-in-center` is off) neither.
 struct IDMark {

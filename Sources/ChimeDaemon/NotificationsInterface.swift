@@ -23,7 +23,7 @@ extension Daemon {
                 [.string("Chime"), .string("Chime"), .string(ChimeVersion.string), .string("1.3")]
             },
             "Notify": { [unowned self] call throws(BusError) in
-                // What the bus thread made of it (`EarlyNotify`): perhaps answered already.
+                // What the bus thread read of it (`EarlyNotify`).
                 let passed = call.carried as? EarlyNotify.Passed
                 do throws(RequestError) {
                     let read = if let passed { passed.read } else { try decoder.read(call.message) }
@@ -33,15 +33,11 @@ extension Daemon {
                     if let passed { now.wall = passed.wall }
                     let system = passed.map(\.identity) ?? identities.identity(of: call.sender)
                     try keepAttachments(of: &request, system: system, wall: now.wall)
-                    let (id, events) = try attention.notify(request, from: call.sender, system: system,
-                                                            now: now, id: passed?.id, texts: passed?.texts)
+                    let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now, texts: passed?.texts)
                     apply(events, wall: now.wall)
-                    if let journaled = passed?.journaled { handledInJournal = journaled }
+                    notifiedThisTurn.append((call.message, id))
                     return [.uint32(id)]
                 } catch {
-                    // Only a config changed since the bus thread answered (a rate limit that now
-                    // refuses) makes an answered Notify fail here; its app was told it came.
-                    if passed?.id != nil, call.answered { Log.warning("a notification answered before it was handled was refused after: \(error)") }
                     throw BusError(error)
                 }
             },
@@ -63,7 +59,7 @@ extension Daemon {
                 return try inhibiting { _ in FocusMode.sharing }(call)
             },
             "UnInhibit": uninhibiting(),
-        ], early: ["Notify": { [earlyNotify] in earlyNotify.answer($0) }],
+        ], early: ["Notify": { [earlyNotify] in earlyNotify.read($0) }],
            properties: ["Inhibited": { [unowned self] in .bool(attention.focus.sharing) }])
     }
 }

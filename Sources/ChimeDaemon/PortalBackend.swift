@@ -28,6 +28,7 @@ extension Daemon {
                     let (chimeID, events) = try attention.notify(request, from: call.sender, system: Self.portalIdentity(appID), now: now)
                     portalNotifications.record(chimeID, key: key, notification: portal)
                     apply(events)
+                    notifiedThisTurn.append((call.message, chimeID))
                 } catch {
                     throw BusError(error)
                 }

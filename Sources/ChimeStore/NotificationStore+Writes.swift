@@ -26,31 +26,10 @@ extension NotificationStore {
         return again
     }
 
-    /// Records a notification as it now stands (new, replaced in place, held, snoozed). The row
-    /// goes to the intake log with the turn's other rows (`commitTransaction`, before the turn's
-    /// replies), so it survives `kill -9` from then on, and into SQLite at the next `commit()` or
-    /// before anything else touches the store (see `database`).
+    /// Records a notification as it now stands (new, replaced in place, held, snoozed), in the
+    /// turn's transaction: its app has its id only once that commits.
     public func record(_ notification: Notification, wall: Int64) {
-        let row = row(notification, wall: wall)
-        guard let intakeLog else {
-            // Without a log the row goes straight to SQLite, whose commit before the reply then
-            // makes it durable.
-            insert(row)
-            return
-        }
-        logInIntake(row, intakeLog)
-    }
-
-    /// Adds a row to the intake, and to what the log writes at the turn's end.
-    private func logInIntake(_ row: [SQLiteDatabase.Value], _ intakeLog: IntakeLog) {
-        if intake.count >= Self.intakeLimit, intakeInTransaction == 0 {
-            intake.removeFirst(intake.count - Self.intakeLimit + 1)
-            intakeInTransaction = 0
-            report("intake-limit", "\(path) has not taken new notifications for a while; the oldest wait in \(path)-intake for the next start")
-        }
-        intakeLog.append(row, sequence: nextIntakeSequence)
-        intake.append(row)
-        nextIntakeSequence += 1
+        insert(row(notification, wall: wall))
     }
 
     /// The values of a notification's row, in the order `insertSQL` binds them.
@@ -85,11 +64,6 @@ extension NotificationStore {
     /// or unread as it was (`insertSQL`).
     private func unreadValue(_ notification: Notification) -> SQLiteDatabase.Value {
         notification.decision?.interrupts == false ? .null : .integer(notification.countsAsUnread ? 1 : 0)
-    }
-
-    /// Where `row` puts the values a close changes.
-    enum Column {
-        static let id = 0, state = 10, wall = 12, unread = 19, snoozeUntil = 22, closeReason = 23
     }
 
     /// The actions as a row stores them. An app sends the same actions notification after
@@ -131,20 +105,6 @@ extension NotificationStore {
     public func recordClosed(_ id: UInt32, reason: CloseReason, wall: Int64) {
         let state = reason == .dismissed ? "dismissed" : "closed"
         let reads = reason == .dismissed || reason == .closedByCall
-        // Closed soon after it came (an app's CloseNotification a moment later), its row is
-        // still in the intake: inside a turn, whose end writes the log, the closed row follows it
-        // there, and the reply waits for no SQLite. Only while nothing has changed it since: a
-        // change goes through SQLite (`database`), which takes the whole intake first. The row
-        // changes as the UPDATE below changes a row in SQLite.
-        if holding, let intakeLog,
-           var row = intake[intakeInTransaction...].last(where: { $0[Column.id] == .integer(Int64(id)) }) {
-            if !Self.keptWhenClosed.contains(where: { row[Column.state] == .text($0) }) { row[Column.state] = .text(state) }
-            if reads { row[Column.unread] = .integer(0) }
-            row[Column.wall] = .integer(wall)
-            row[Column.snoozeUntil] = .null
-            row[Column.closeReason] = .integer(Int64(reason.rawValue))
-            return logInIntake(row, intakeLog)
-        }
         attempt("update") { () throws(StoreError) in
             try database.run("""
                 UPDATE notifications SET state = CASE WHEN state IN \(Self.keptWhenClosedSQL) THEN state ELSE ?2 END,
@@ -178,9 +138,8 @@ extension NotificationStore {
         }
     }
 
-    /// Asks for the writes that follow to share one transaction, committed at `commit()` or
-    /// `commitTransaction()`; it opens with the first of them, so a turn that only records
-    /// notifications (they go to the intake log) costs SQLite nothing before its replies.
+    /// Asks for the writes that follow to share one transaction, committed at `commit()`; it
+    /// opens with the first of them, so a turn that writes nothing costs SQLite nothing.
     /// False when one was already asked for.
     @discardableResult
     public func holdCommits() -> Bool {
@@ -192,55 +151,24 @@ extension NotificationStore {
     /// Opens the transaction `holdCommits` asked for, before the first write.
     func beginIfHolding() {
         guard holding, !sqlite.inTransaction else { return }
-        intakeInTransaction = 0  // a new transaction holds none of the intake
         attempt("begin a transaction") { () throws(StoreError) in try sqlite.run("BEGIN") }
     }
 
-    /// Makes what a turn changed durable before its replies go: the rows it recorded in one
-    /// copy into the intake log, and the open transaction committed (without the intake, which
-    /// the log holds). When the log cannot take the rows (a full disk), SQLite takes them now, in
-    /// this commit. When the commit fails, the intake's rows it held stay for the next commit.
-    public func commitTransaction() {
-        finishTransaction()
-        noteKept()
-    }
-
-    private func finishTransaction() {
-        if let intakeLog, !intakeLog.flush() {
-            reportLogFailure(intakeLog)
-            return commitEverything()  // SQLite takes the intake's rows in this commit instead
-        }
+    /// Makes what the transaction wrote durable: the turn's replies wait for it. False when it
+    /// was not (a write or the commit failed, a full disk): SQLite then holds none of it, said
+    /// once in chimed's log, and chimed goes on.
+    @discardableResult
+    public func commit() -> Bool {
         holding = false
-        defer { intakeInTransaction = 0 }
-        // A failed statement may have made SQLite roll the transaction back already.
-        guard sqlite.inTransaction else { return }
-        guard attempt("commit", { () throws(StoreError) in try sqlite.run("COMMIT") }) else { return abandonTransaction() }
-        intake.removeFirst(intakeInTransaction)
-    }
-
-    /// After a failed write: rolls back whatever SQLite still holds open (after a full disk it has
-    /// rolled the whole transaction back itself), so no later write joins a half-done one. The
-    /// intake's rows stay for the next commit.
-    func abandonTransaction() {
-        if sqlite.inTransaction { try? sqlite.execute("ROLLBACK") }
-        holding = false
-        intakeInTransaction = 0
-    }
-
-    /// Commits everything: the intake's rows (and how far the log has been applied) and what
-    /// `holdCommits` gathered. A failed commit (a full disk) is said once and rolled back, and
-    /// chimed goes on; the intake's rows wait for the next commit, and in the log for the next start.
-    public func commit() {
-        commitEverything()
-        noteKept()
-    }
-
-    private func commitEverything() {
-        if intakeInTransaction < intake.count {
-            holdCommits()
-            applyIntake()
+        var kept = failedWrite == nil
+        if sqlite.inTransaction {
+            // A failed statement may have left the rest of the transaction standing: none of it
+            // is kept, so what the turn promised is all or nothing.
+            kept = kept && attempt("commit") { () throws(StoreError) in try sqlite.run("COMMIT") }
+            if !kept { try? sqlite.execute("ROLLBACK") }
         }
-        finishTransaction()
+        noteKept()
+        return kept
     }
 
     /// Deletes up to `limit` of the oldest entries past `maximumEntries` or last changed before

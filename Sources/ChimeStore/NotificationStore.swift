@@ -2,46 +2,31 @@ import CSQLite
 import ChimeCore
 import Glibc
 
-/// The notification center on disk: one SQLite file (mode 0600) in WAL mode, and beside it the
-/// intake log, which takes the rows a turn recorded in one copy into its mapped file (or one
-/// `write(2)`) before chimed replies, so what chimed acknowledged survives `kill -9` (the page
-/// cache holds it, as it holds a WAL commit with synchronous=NORMAL; not an fsync) without the
-/// replies waiting for SQLite. The file is held exclusively: commits skip the shared-memory
-/// locking, and a second chimed is refused.
+/// The notification center on disk: one SQLite file (mode 0600) in WAL mode, the one log every
+/// change is written to before chimed answers the call that made it. A commit is a `write(2)` to
+/// the WAL (synchronous=NORMAL): it survives `kill -9` from then on, as the page cache holds it,
+/// not an fsync; the WAL is copied into the file, with its fsync, by `checkpoint`. The file is
+/// held exclusively: commits skip the shared-memory locking, and a second chimed is refused.
 public final class NotificationStore {
     let sqlite: SQLiteDatabase
     public let path: String
-    /// Rows in the intake log that SQLite has not committed yet, oldest first. A failed commit
-    /// (a full disk) leaves them here for the next one.
-    var intake: [[SQLiteDatabase.Value]] = []
-    /// How many of the first rows of `intake` the open transaction holds.
-    var intakeInTransaction = 0
-    /// Rows kept for SQLite while its commits fail; past it the oldest wait in the log alone.
-    static let intakeLimit = 10_000
-    /// nil when the log cannot be opened: rows then go to SQLite directly, before the reply.
-    let intakeLog: IntakeLog?
-    /// The sequence number of the next row logged; SQLite keeps the last one it took.
-    var nextIntakeSequence: Int64 = 1
     /// `SQLiteDatabase.totalChanges` when the last checkpoint was made.
     var changesAtCheckpoint: Int64 = 0
 
-    /// SQLite, once it holds every row recorded: whatever reads or changes the store goes through
-    /// here, so it sees (and acts after) every notification recorded before it.
+    /// SQLite, inside the transaction `holdCommits` asked for, if any: whatever reads or changes
+    /// the store goes through here.
     var database: SQLiteDatabase {
         beginIfHolding()
-        if intakeInTransaction < intake.count { applyIntake() }
         return sqlite
     }
-    /// Rows recorded that SQLite has not committed yet.
-    public var uncommittedRows: Int { intake.count }
-    /// Whether `holdCommits` asked for a transaction that `commitTransaction` has not ended.
+    /// Whether `holdCommits` asked for a transaction that `commit` has not ended.
     var holding = false
     /// The last actions recorded and their JSON text (`actionsJSON`).
     var lastActions: (actions: [Action], json: String)?
     /// Where problems are said: chimed's log, once per kind of failure.
     let report: (_ key: String, _ message: String) -> Void
-    /// Why what chimed answers is not on disk now (a full disk, an I/O error), or nil while it
-    /// is: every turn's rows reached the intake log, and its other changes SQLite.
+    /// Why what chimed is asked to keep is not kept now (a full disk, an I/O error), or nil
+    /// while it is.
     public private(set) var notKept: String?
     /// Hears when `notKept` changes: chimed says it in its log, and GetStatus in `history`.
     public var keptChanged: (_ problem: String?) -> Void = { _ in }
@@ -72,16 +57,14 @@ public final class NotificationStore {
             sqlite = try Self.openAndMigrate(path)
         }
         chmod(path, 0o600)
-        intakeLog = IntakeLog(path: path + "-intake")
-        if intakeLog == nil { report("intake", "cannot open or map \(path)-intake; notifications are written to the store before each reply instead") }
+        // Logs an older chimed kept beside the file, which SQLite's own log now does the work of.
+        unlink(path + "-intake")
+        unlink(path + "-calls")
         resizePages()
-        replayIntake()
     }
 
-    /// The size of the file's pages. SQLite takes notifications in batches (the intake log), so
-    /// small pages no longer keep a commit small; a row of about 500 bytes fits eight to a 4 KB
-    /// page and two to a 1 KB one, whose extra splits and merges made each row inserted and pruned
-    /// about a tenth dearer (measured in session 16; see git log).
+    /// The size of the file's pages: a row of about 500 bytes fits eight to a 4 KB page and two
+    /// to a 1 KB one, whose extra splits and merges made each row inserted and pruned dearer.
     static let pageSize: Int64 = 4096
 
     /// A store made by an older chimed has 1 KB pages: its file is rewritten once with the current
@@ -102,16 +85,19 @@ public final class NotificationStore {
 
     /// Copies the write-ahead log into the database. It fsyncs, so chimed calls it a few seconds
     /// after a change (housekeeping) instead of letting a commit inside Notify do it.
-    /// The intake log is emptied here too, since SQLite then holds all of it.
     public func checkpoint() {
         commit()
-        let done = attempt("checkpoint") { () throws(StoreError) in try database.execute("PRAGMA wal_checkpoint(PASSIVE)") }
-        if intake.isEmpty, !sqlite.inTransaction { intakeLog?.clear() }
+        var frames: (log: Int64, copied: Int64) = (0, 0)
+        let done = attempt("checkpoint") { () throws(StoreError) in
+            try database.run("PRAGMA wal_checkpoint(PASSIVE)") { frames = ($0.integer(1), $0.integer(2)) }
+        }
         if done { changesAtCheckpoint = sqlite.totalChanges }  // a failed one is tried again
+        // Only a log copied into the file shows there is room again; an empty one shows nothing.
+        noteKept(copied: done && frames.log > 0 && frames.copied == frames.log)
     }
 
-    /// Whether `checkpoint` has work: rows waiting in the intake, or rows changed since the last.
-    public var needsCheckpoint: Bool { !intake.isEmpty || sqlite.totalChanges != changesAtCheckpoint }
+    /// Whether `checkpoint` has work: rows changed since the last, or history to be found kept again.
+    public var needsCheckpoint: Bool { sqlite.totalChanges != changesAtCheckpoint || notKept != nil }
 
     /// mkdir -p, each new folder private to the user.
     static func makeFolders(_ path: String) {
@@ -157,33 +143,19 @@ public final class NotificationStore {
         }
     }
 
-    /// Said once, whether SQLite or the intake log met the full disk first.
     var fullDisk: String {
-        "history is not being kept: the disk holding \(path) is full; notifications are still shown, and kept once there is room (a crash before then loses them)"
+        "history is not being kept: the disk holding \(path) is full; notifications are refused until there is room"
     }
 
-    /// After each commit: a write that failed since the last one (`failedWrite`) marks history
-    /// not kept; it is kept again once a commit leaves SQLite holding every row (`intake` empty:
-    /// rows that reached neither the log nor SQLite wait in memory until then).
-    func noteKept() {
-        let now: String?
-        if let failedWrite {
-            now = notKept ?? failedWrite
-        } else {
-            now = intake.isEmpty ? nil : notKept
-        }
+    /// After each commit and checkpoint: a write that failed since the last (`failedWrite`) marks
+    /// history not kept; a checkpoint done (`copied`: the file itself took the log) marks it kept
+    /// again. A commit alone does not: on a disk nearly full, one may fit where the next does not,
+    /// and history would be said kept and lost turn after turn.
+    func noteKept(copied: Bool = false) {
+        let now = failedWrite.map { notKept ?? $0 } ?? (copied ? nil : notKept)
         failedWrite = nil
         guard now != notKept else { return }
         notKept = now
         keptChanged(now)
-    }
-
-    func reportLogFailure(_ log: IntakeLog) {
-        let error = log.failure
-        if error == ENOSPC || error == EFBIG || error == EDQUOT {
-            report("error-\(SQLITE_FULL)", fullDisk)
-        } else {
-            report("intake-write", "cannot write \(path)-intake (\(String(cString: strerror(error)))); notifications go to the store before each reply instead")
-        }
     }
 }

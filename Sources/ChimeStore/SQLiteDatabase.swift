@@ -6,7 +6,7 @@ import ChimeCore
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [StatementKey: OpaquePointer] = [:]
-    /// The statement run last: the intake's rows run one INSERT after another, and comparing its
+    /// The statement run last: a flood's rows run one INSERT after another, and comparing its
     /// SQL (the same constant, so the same storage) costs less than finding it by its key.
     private var lastPrepared: (sql: String, statement: OpaquePointer)?
     /// The text bound to running statements, and how many `run`s are under way (a row callback
@@ -57,8 +57,6 @@ final class SQLiteDatabase {
         case integer(Int64)
         case real(Double)
         case text(String)
-        /// Bytes as they are: only the call journal keeps these (a Notify call, marshalled).
-        case blob([UInt8])
         case null
 
         static func optional(_ text: String?) -> Value { text.map { .text($0) } ?? .null }
@@ -146,9 +144,6 @@ final class SQLiteDatabase {
             case .integer(let number): integer(number)
             case .real(let number): real(number)
             case .text(let text): self.text(text)
-            case .blob(let bytes):
-                position += 1
-                bytes.withUnsafeBufferPointer { _ = sqlite3_bind_blob(statement, position, arena.copy($0), Int32($0.count), nil) }
             case .null: null()
             }
         }

@@ -39,7 +39,7 @@ enum StoreSchema {
         ALTER TABLE notifications ADD COLUMN focus TEXT;
         ALTER TABLE notifications ADD COLUMN snooze_until INTEGER;
         """,
-        // 3: the sequence number of the last row taken from the intake log (NotificationStore+Intake).
+        // 3: the sequence number of the last row taken from an intake log, which 9 drops.
         """
         CREATE TABLE intake (applied INTEGER NOT NULL);
         INSERT INTO intake VALUES (0);
@@ -75,6 +75,10 @@ enum StoreSchema {
         // 8: what the decision was made from (`DecisionFacts`), for `chimectl replay`.
         """
         ALTER TABLE notifications ADD COLUMN facts TEXT;
+        """,
+        // 9: SQLite's own log is the one chimed writes before it answers; the intake log is gone.
+        """
+        DROP TABLE intake;
         """,
     ]
 

@@ -38,7 +38,7 @@ extension ServerEvent {
         case .presented(let n), .updated(let n, _), .stored(let n), .withdrawn(let n), .closed(let n, _), .actionInvoked(let n, _), .replied(let n, _),
              .playSound(let n, _), .runHook(let n, _), .snoozed(let n), .retired(let n), .merged(let n, _): n.id
         case .read(let id, _), .deleted(let id): id
-        case .ruleTurnedOff, .focusChanged, .overRateLimit, .appStateChanged: 0
+        case .ruleTurnedOff, .focusChanged, .overRateLimit, .appStateChanged, .idsReserved: 0
         }
     }
 }

@@ -298,8 +298,8 @@ import Testing
         #expect(store.history(.init(state: "unread")).count == 1)
     }
 
-    /// chimed sends a turn's replies only after `commitTransaction`: before it, the changes other
-    /// than new notifications (those are in the intake log, see IntakeLogTests) are not on disk.
+    /// chimed sends a turn's replies only after `commit`: before it, nothing the turn changed is
+    /// on disk.
     @Test func heldWritesReachTheFileOnlyAtCommit() throws {
         let path = folder + "/chime.db"
         do {
@@ -310,12 +310,41 @@ import Testing
             #expect(store.holdCommits())
             store.markRead(1, dismissed: false, wall: 1)
             #expect(!store.holdCommits(), "one transaction at a time")
-            store.commitTransaction()
+            #expect(store.commit())
             store.holdCommits()
             store.markRead(2, dismissed: false, wall: 1)
-        }  // closed with the second read not committed, as by a crash before the turn's end
+            store.record(notification(3), wall: 1)
+        }  // closed with the second turn not committed, as by a crash before the turn's end
         let states = try NotificationStore(path: path).history(.init()).map { record($0)["state"] }
         #expect(states == [.string("presented"), .string("read")])
+    }
+
+    /// A disk that fills (here SQLite's page limit, which fails as a full disk does, SQLITE_FULL):
+    /// the turn's commit says it kept nothing, and nothing of it is kept, so chimed refuses what
+    /// it promised; once there is room, the next commit keeps its turn, and history is said kept
+    /// again once the file itself has taken the log (a checkpoint).
+    @Test func aCommitOnAFullDiskKeepsNothingOfItsTurnAndSaysSo() throws {
+        let store = try NotificationStore(path: folder + "/full.db")
+        var said: [String?] = []
+        store.keptChanged = { said.append($0) }
+        store.record(notification(1), wall: 0)
+        #expect(store.commit())
+        var pages: Int64 = 0
+        try store.sqlite.run("PRAGMA page_count") { pages = $0.integer(0) }
+        try store.sqlite.execute("PRAGMA max_page_count=\(pages)")
+        store.holdCommits()
+        for id in 2...40 { store.record(notification(UInt32(id), summary: String(repeating: "x", count: 2_000)), wall: 0) }
+        #expect(!store.commit(), "not kept")
+        #expect(store.notKept?.contains("is full") == true)
+        #expect(store.ids(app: nil) == [1], "nothing of the turn")
+        try store.sqlite.execute("PRAGMA max_page_count=100000")
+        store.holdCommits()
+        store.record(notification(41), wall: 0)
+        #expect(store.commit())
+        #expect(store.notKept != nil && said.count == 1)
+        store.checkpoint()
+        #expect(store.notKept == nil && said.count == 2 && said.last == .some(nil))
+        #expect(store.ids(app: nil) == [1, 41])
     }
 
     @Test func pruningKeepsTheNewestAndWhatIsHeldInShortBatches() throws {

@@ -64,12 +64,10 @@ public struct Attention: Sendable {
 
     // MARK: Notify
 
-    /// `id`: the id the bus thread already answered with (the request replaces nothing). `texts`: the key of its texts the bus thread
-    /// made (`RepeatDetector.Key`), else one is made here. `system`: who the sender is, as the
+    /// `texts`: the key of its texts the bus thread made (`RepeatDetector.Key`), else one is made here. `system`: who the sender is, as the
     /// system says; a sandboxed app is named by its sandbox, whatever desktop entry it claims.
     public mutating func notify(_ request: NotificationRequest, from sender: String, system: SenderIdentity? = nil,
-                                now: Now, id: UInt32? = nil,
-                                texts: RepeatDetector.Key? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+                                now: Now, texts: RepeatDetector.Key? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         var request = request
         if let system, system.isSandboxed { request.name(by: system) }
@@ -114,14 +112,14 @@ public struct Attention: Sendable {
             if change.crosses { events.append(.appStateChanged) }
         }
         if decision.drop != nil {
-            let result = server.discard(request, from: sender, now: now.monotonic, id: id)
+            let result = server.discard(request, from: sender, now: now.monotonic)
             return (result.id, events + result.events)
         }
         if let refusal = decision.refusal { throw .excessNotifications(refusal) }
         if case .limited(newly: true) = decision.rateLimited { events.append(.overRateLimit(app: identity)) }
         let repeating = decision.mergesIntoRepeat ? earlier?.id : nil
         let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
-                                       decision: decision, replacing: .found(replacing), repeating: repeating, id: id)
+                                       decision: decision, replacing: .found(replacing), repeating: repeating)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         if cooldown > .zero, replacing == nil, decision.banner, !decision.feedback {
             if decision.quietInThread || repeating != nil {
@@ -436,5 +434,12 @@ extension Attention {
         defer { nowPlayingIDs[identity] = id }
         guard let previous = nowPlayingIDs[identity], previous != id else { return [] }
         return server.supersede(previous) + [.deleted(previous)]
+    }
+
+    /// Notify calls refused once decided, because the center could not keep what they made (a
+    /// full disk): each notification leaves the screen, the center and the unread counts, as if
+    /// it never came.
+    public mutating func refuse(_ ids: [UInt32]) -> [ServerEvent] {
+        ids.flatMap { server.withdraw($0) + [.deleted($0)] }
     }
 }

@@ -62,7 +62,7 @@ public struct ActivityTally: Sendable {
             notification = sounded
             add(\.sounds, sounded, day)
         case .closed, .retired, .actionInvoked, .replied, .snoozed, .read, .deleted, .runHook, .ruleTurnedOff, .merged, .focusChanged, .overRateLimit,
-             .appStateChanged:
+             .appStateChanged, .idsReserved:
             return
         }
         if names[notification.appIdentity] != notification.request.appName {

@@ -4,33 +4,16 @@
 /// which also keeps a repeat out of a notification replaced since with other texts.
 public struct RepeatDetector: Sendable {
     /// The texts, hashed once when the key is made: the dictionary and the queue that ages
-    /// keys out then hold and hash one integer, not three strings.
+    /// keys out then hold one integer, not three strings of up to 64 KB.
     public struct Key: Hashable, Sendable {
         let digest: Int
 
         public init(_ request: NotificationRequest) {
-            var identity = request.appIdentity, summary = request.summary, body = request.body
-            self = identity.withUTF8 { identity in
-                summary.withUTF8 { summary in
-                    body.withUTF8 { body in
-                        Key(identity: UnsafeRawBufferPointer(identity), summary: UnsafeRawBufferPointer(summary),
-                            body: UnsafeRawBufferPointer(body))
-                    }
-                }
-            }
-        }
-
-        /// The key of texts as their bytes: the bus thread makes it from the call's bytes, before
-        /// the call is decoded, and the main thread uses that key (markup taken out of a body
-        /// would give another).
-        public init(identity: UnsafeRawBufferPointer, summary: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) {
-            // Not seeded: texts chosen to collide only make a repeat go unmerged (the caller
-            // compares the texts), and the dictionary hashes the digest again, seeded.
-            var hash = WordHash()
-            hash.combine(identity)
-            hash.combine(summary)
-            hash.combine(body)
-            digest = Int(truncatingIfNeeded: hash.value)
+            var hasher = Hasher()
+            hasher.combine(request.appIdentity)
+            hasher.combine(request.summary)
+            hasher.combine(request.body)
+            digest = hasher.finalize()
         }
     }
 

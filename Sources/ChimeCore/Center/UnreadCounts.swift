@@ -58,7 +58,7 @@ public struct UnreadCounts: Sendable {
             markRead(id)
         case .merged(let notification, _):
             markRead(notification.id)
-        case .snoozed, .retired, .playSound, .runHook, .ruleTurnedOff, .focusChanged, .overRateLimit, .appStateChanged:
+        case .snoozed, .retired, .playSound, .runHook, .ruleTurnedOff, .focusChanged, .overRateLimit, .appStateChanged, .idsReserved:
             break
         }
     }
