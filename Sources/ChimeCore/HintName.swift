@@ -1,6 +1,5 @@
 /// Every hint Chime reads, by its name on the wire. An app's hints are matched against these once,
-/// each key compared only with the names of its length; decoding then reads slots, not names.
-/// At most 64: a `HintSource` keeps a bit for each in a `UInt64`.
+/// as they are read off the wire; the rest are not read.
 public enum HintName: Int, CaseIterable, Sendable {
     case urgency, category, desktopEntry
     case imageData, imageDataUnderscore, iconData, imagePath, imagePathUnderscore
@@ -58,25 +57,14 @@ public enum HintName: Int, CaseIterable, Sendable {
 
     /// The name `key` is, if Chime reads it.
     init?(_ key: String) {
-        guard let name = key.withUTF8Bytes({ HintName(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        guard let name = Self.byText[key] else { return nil }
         self = name
     }
 
-    /// The name whose text these bytes are, if Chime reads it: a key read off the wire is
-    /// matched without becoming a String first.
+    /// The name whose text these bytes are, if Chime reads it.
     public init?(utf8 key: UnsafeRawBufferPointer) {
-        guard key.count < Self.byLength.count else { return nil }
-        for (text, name) in Self.byLength[key.count] where text.elementsEqual(key) {
-            self = name
-            return
-        }
-        return nil
+        self.init(String(decoding: key, as: UTF8.self))
     }
 
-    /// The names, with their text's bytes, by the text's length.
-    private static let byLength: [[([UInt8], HintName)]] = {
-        var table = [[([UInt8], HintName)]](repeating: [], count: allCases.map(\.text.utf8.count).max()! + 1)
-        for name in allCases { table[name.text.utf8.count].append((Array(name.text.utf8), name)) }
-        return table
-    }()
+    private static let byText = Dictionary(uniqueKeysWithValues: allCases.map { ($0.text, $0) })
 }

@@ -71,13 +71,16 @@ public struct NotificationHints: Equatable, Sendable {
 
     /// Decodes hints as Notify sent them; when a name repeats, the last one counts.
     public init(decoding raw: [(key: String, value: BusValue)], problems: inout [String]) {
-        self.init(decoding: HintPairs(raw), problems: &problems)
+        var named: [HintName: BusValue] = [:]
+        for (key, value) in raw { if let name = HintName(key) { named[name] = value } }
+        self.init(decoding: named, problems: &problems)
     }
 
-    /// Decodes the hints `source` found; each dropped for its type or value is described in `problems`.
-    public init(decoding source: some HintSource, problems: inout [String]) {
-        var reader = HintReader(source)
-        guard reader.any else { return }
+    /// Decodes the value of each name Chime reads; each dropped for its type or value is
+    /// described in `problems`.
+    public init(decoding source: [HintName: BusValue], problems: inout [String]) {
+        guard !source.isEmpty else { return }
+        var reader = HintReader(source: source)
         if let value = reader.integer(.urgency) {
             if let urgency = Urgency(rawValue: UInt8(clamping: max(0, value))), value >= 0, value <= 2 {
                 self.urgency = urgency
@@ -137,53 +140,37 @@ public struct NotificationHints: Equatable, Sendable {
         kdeAppName = reader.string(.kdeAppName)
         displayAppName = reader.string(.kdeDisplayAppName)
         userActionFeedback = reader.bool(.kdeUserActionFeedback) ?? false
-        if !reader.problems.isEmpty { problems += reader.problems }  // appending none cost 150 instructions
+        problems += reader.problems
     }
 }
 
 /// The hints Chime reads, typed on request; a hint present with the wrong type is noted in `problems`.
-private struct HintReader<Source: HintSource> {
-    private let source: Source
+private struct HintReader {
+    let source: [HintName: BusValue]
     var problems: [String] = []
 
-    init(_ source: Source) { self.source = source }
+    func value(_ name: HintName) -> BusValue? { source[name] }
 
-    /// Whether the app sent any hint Chime reads: most send a few, some none.
-    var any: Bool { source.present != 0 }
-
-    @inline(__always)
-    func value(_ name: HintName) -> BusValue? {
-        guard source.present & 1 << name.rawValue != 0 else { return nil }
-        return source.value(name)
-    }
-
-    /// Inlined: most names are absent, and are answered by a bit; a hint of the wrong type is
-    /// reported out of line.
-    @inline(__always)
     private mutating func typed<T>(_ name: HintName, _ expected: String, _ read: (BusValue) -> T?) -> T? {
         guard let value = value(name) else { return nil }
         if let typed = read(value) { return typed }
-        reportWrongType(value, name, expected)
+        problems.append("hint '\(name.text)' must be \(expected), got type '\(value.unwrapped.signature)'")
         return nil
     }
 
-    /// Out of line: inlined at each of the thirty reads, building this message (for a hint of
-    /// the wrong type, which hardly ever comes) made decoding 23 KB of code, which a Notify
-    /// runs through with gaps, a cache line here and there.
-    @inline(never)
-    private mutating func reportWrongType(_ value: BusValue, _ name: HintName, _ expected: String) {
-        problems.append("hint '\(name.text)' must be \(expected), got type '\(value.unwrapped.signature)'")
-    }
-
     /// A string past `NotifyLimits.hintStringBytes` is cut, and said.
-    @inline(__always) mutating func string(_ name: HintName) -> String? {
+    mutating func string(_ name: HintName) -> String? {
         guard let text = typed(name, "a string (s)", { $0.string }) else { return nil }
-        return text.utf8.count > NotifyLimits.hintStringBytes ? cut(text, name) : text
+        guard text.utf8.count > NotifyLimits.hintStringBytes else { return text }
+        problems.append("hint '\(name.text)' of \(text.utf8.count) bytes cut to \(NotifyLimits.hintStringBytes)")
+        return text.cut(toUTF8: NotifyLimits.hintStringBytes) ?? text
     }
-    @inline(__always) mutating func bool(_ name: HintName) -> Bool? { typed(name, "a boolean (b)") { $0.bool } }
-    @inline(__always) mutating func double(_ name: HintName) -> Double? { typed(name, "a double (d)") { $0.double } }
+    mutating func bool(_ name: HintName) -> Bool? { typed(name, "a boolean (b)") { $0.bool } }
+    mutating func double(_ name: HintName) -> Double? { typed(name, "a double (d)") { $0.double } }
+    /// Any integer width: Plasma accepts them all for urgency, and so does Chime.
+    mutating func integer(_ name: HintName) -> Int64? { typed(name, "an integer") { $0.integer } }
     /// At most `NotifyLimits.hintStrings`, each at most `limit` bytes (action keys by default).
-    @inline(__always) mutating func strings(_ name: HintName, limit: Int = NotifyLimits.actionKeyBytes) -> [String]? {
+    mutating func strings(_ name: HintName, limit: Int = NotifyLimits.actionKeyBytes) -> [String]? {
         guard let strings = typed(name, "a string array (as)", { $0.strings }) else { return nil }
         let kept = strings.prefix(NotifyLimits.hintStrings).filter { $0.utf8.count <= limit }
         if kept.count < strings.count {
@@ -191,12 +178,4 @@ private struct HintReader<Source: HintSource> {
         }
         return kept
     }
-
-    @inline(never)
-    private mutating func cut(_ text: String, _ name: HintName) -> String {
-        problems.append("hint '\(name.text)' of \(text.utf8.count) bytes cut to \(NotifyLimits.hintStringBytes)")
-        return text.cut(toUTF8: NotifyLimits.hintStringBytes) ?? text
-    }
-    /// Any integer width: Plasma accepts them all for urgency, and so does Chime.
-    @inline(__always) mutating func integer(_ name: HintName) -> Int64? { typed(name, "an integer") { $0.integer } }
 }

@@ -111,23 +111,25 @@ public struct ArgumentReader {
         return count
     }
 
-    /// Notify's hints (an `a{sv}`), each key matched against the names Chime reads straight
-    /// from its bytes and its value only stepped over: `WireHints` reads the values asked for.
-    public mutating func hints() -> WireHints? {
+    /// Notify's hints (an `a{sv}`): the value of each name Chime reads, the last when a name
+    /// repeats; the others are only stepped over.
+    public mutating func hints() -> [HintName: BusValue]? {
         guard take("a{sv}") else { return nil }
         let end = arrayEnd(elementAlignment: 8)
-        var hints = WireHints(self)
+        var hints: [HintName: BusValue] = [:]
         while position < end {
             align(8)
-            if let name = HintName(utf8: readStringBytes()) { hints.slots.note(name, at: position) }
+            let name = HintName(utf8: readStringBytes())
+            let start = position
             skipVariant()
+            if let name { hints[name] = variant(at: start) }
         }
         position = end
         return hints
     }
 
     /// The value of the variant at `start`, unwrapped; this reader does not move.
-    func variant(at start: Int) -> BusValue {
+    private func variant(at start: Int) -> BusValue {
         var reader = self
         reader.position = start
         return reader.variantValue()

@@ -127,7 +127,6 @@ public final class ObjectServer {
 
     public func export(_ interface: ExportedInterface, at path: String) {
         objects[path, default: []].append(interface)
-        lastRoute = nil
         for member in interface.takesDescriptors {
             connection.takeDescriptors(interface: interface.spec.name, member: member)
         }
@@ -168,13 +167,6 @@ public final class ObjectServer {
 
     private func handleCall(_ arrival: Arrival) -> Bool {
         let message = arrival.message
-        // A stream of calls of one method (Notify) goes where the last call went.
-        if let last = lastRoute,
-           message.isCall(path: last.path, interface: last.interface, member: last.member, signature: last.inSignature) {
-            call(last.handler, arrival)
-            return true
-        }
-        // Each of these reads the header and makes a String.
         guard let path = message.path, let member = message.member else { return false }
         let interfaceName = message.interface
         if interfaceName == "org.freedesktop.DBus.Introspectable" || (interfaceName == nil && member == "Introspect") {
@@ -213,23 +205,10 @@ public final class ObjectServer {
     }
 
     /// A method's handler and the arguments it takes.
-    /// A class: the last route is read on every call, and a struct of four strings and a
-    /// closure was copied out of `lastRoute` each time (five retains and five releases).
-    private final class Route {
-        let path: String
-        let interface: String?
-        let member: String
+    private struct Route {
         let inSignature: String
         let handler: ExportedInterface.Handler
-
-        init(path: String, interface: String?, member: String, inSignature: String, handler: @escaping ExportedInterface.Handler) {
-            (self.path, self.interface, self.member, self.inSignature, self.handler) = (path, interface, member, inSignature, handler)
-        }
     }
-
-    /// The route of the last call: a stream of Notify calls finds its handler by comparing four
-    /// short strings instead of three dictionary lookups, each hashing its key.
-    private var lastRoute: Route?
 
     private func route(_ path: String, _ interfaceName: String?, _ member: String) -> Route? {
         guard let interface = objects[path]?.first(where: {
@@ -237,8 +216,7 @@ public final class ObjectServer {
         }), let spec = interface.spec.methods[member], let handler = interface.handlers[member] else {
             return nil
         }
-        lastRoute = Route(path: path, interface: interfaceName, member: member, inSignature: spec.inSignature, handler: handler)
-        return lastRoute
+        return Route(inSignature: spec.inSignature, handler: handler)
     }
 
     static let propertiesInterface = "org.freedesktop.DBus.Properties"

@@ -16,7 +16,7 @@ struct NotifyArguments {
     let body: UnsafeRawBufferPointer
     /// How many strings the actions' list holds (two an action); even, or the call is refused.
     let actionStrings: Int
-    let hints: WireHints
+    let hints: [HintName: BusValue]
     let timeout: Int32
 
     /// Refuses a call whose arguments are not Notify's, or whose actions are not pairs.

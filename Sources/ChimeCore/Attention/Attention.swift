@@ -207,8 +207,6 @@ public struct Attention: Sendable {
         if notification.decision?.offers.contains(where: { $0.offers(key) }) == true { return take(key, of: notification) }
         guard notification.action(key) != nil else { throw .unknownAction(id, key) }
         let command = key.dropFirst(Self.actionPrefix.count)
-        let identity = notification.sender == Self.selfSender
-            ? String(command.split(separator: ":", maxSplits: 1).last ?? "") : notification.appIdentity
         switch command.split(separator: ":", maxSplits: 1).first ?? "" {
         case "show-held":
             // Listed in a notification of Chime's own; the held ones are in the center.
