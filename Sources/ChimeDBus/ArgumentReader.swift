@@ -345,7 +345,3 @@ public struct ArgumentReader {
         }
     }
 }
-
-/// A reader only reads: its bytes are its own copy of the message, never written after it was
-/// made, and the message is only asked for its signature. A copy may go to another thread.
-extension ArgumentReader: @unchecked Sendable {}

@@ -4,13 +4,10 @@ import ChimeCore
 import ChimeGLib
 import Synchronization
 
-/// A private connection to the session bus. chimectl uses the blocking calls; chime-presenter
-/// attaches it to the GLib main loop; chimed serves it from a bus thread of its own
-/// (`attachToBusThread`), which reads, answers what it can at once, and hands the rest over.
+/// A private connection to the session bus. chimectl uses the blocking calls; chimed and
+/// chime-presenter attach it to the GLib main loop (`MainLoopServing`).
 ///
-/// `@unchecked Sendable`: libdbus is thread-safe; how the connection is served is set once,
-/// before a bus thread starts, and each way keeps its own state (`MainLoopServing`,
-/// `BusThreadServing`).
+/// `@unchecked Sendable`: libdbus is thread-safe, and how the connection is served is set once.
 public final class BusConnection: @unchecked Sendable {
     let raw: OpaquePointer
 
@@ -19,7 +16,6 @@ public final class BusConnection: @unchecked Sendable {
         /// Each message to a handler as libdbus dispatches it (`readWriteDispatch`).
         case handler((Message) -> Bool)
         case mainLoop(MainLoopServing)
-        case busThread(BusThreadServing)
     }
     private var serving: Serving?
 
@@ -80,7 +76,6 @@ public final class BusConnection: @unchecked Sendable {
 
     deinit {
         switch serving {
-        case .busThread(let thread)?: thread.end()
         case .mainLoop(let loop)?: loop.detach()
         case .handler?, nil: break
         }
@@ -98,35 +93,6 @@ public final class BusConnection: @unchecked Sendable {
     public func attachToMainLoop(handler: @escaping (Message) -> Bool, turnEnded: @escaping () -> Void = {}) {
         serve(.mainLoop(MainLoopServing(connection: raw, handler: handler, turnEnded: turnEnded,
                                         refuse: { [unowned self] in refuseUnhandled($0) })))
-    }
-
-    /// Serves this connection from a thread of its own. Each incoming message goes first to
-    /// `early`, on that thread, which reads it and may refuse it there; then, unless early
-    /// refused it, to `handler` on the main loop with what early read. Messages are read ahead and taken
-    /// fairly, one from each sender in turn, as `attachToMainLoop` does.
-    /// `turnEnded` runs on the main loop after each turn's messages were handled.
-    public func attachToBusThread(early: @escaping @Sendable (Message) -> EarlyReading?,
-                                  handler: @escaping (Arrival) -> Bool, turnEnded: @escaping () -> Void) {
-        serve(.busThread(BusThreadServing(connection: raw, early: early, handler: handler, turnEnded: turnEnded,
-                                          send: { [unowned self] in send($0) }, refuse: { [unowned self] in refuseUnhandled($0) })))
-    }
-
-    /// Ends the bus thread, then hands what it passed on to the handler (`BusThreadServing.stop`).
-    public func stopBusThread() {
-        if case .busThread(let thread)? = serving { thread.stop() }
-    }
-
-    /// On the main loop, for a call that came on another connection: first handles what this
-    /// connection's bus thread has read by now, so a call sent after a Notify (a `chimectl list`
-    /// after `notify-send`, a pipelined GetStatus) sees what the Notify made, as it would on one
-    /// connection. Waits for the bus thread at most a few milliseconds.
-    public func catchUp() {
-        if case .busThread(let thread)? = serving { thread.catchUp() }
-    }
-
-    /// Starts the bus thread `attachToBusThread` made: calls wait in the socket until then.
-    public func startBusThread() {
-        if case .busThread(let thread)? = serving { thread.start() }
     }
 
     private func refuseUnhandled(_ message: Message) {
@@ -220,7 +186,6 @@ public final class BusConnection: @unchecked Sendable {
             let connection = Unmanaged<BusConnection>.fromOpaque(data!).takeUnretainedValue()
             switch connection.serving {
             case .mainLoop(let loop)?: connection.take(Message(borrowing: message!), into: loop.backlog)
-            case .busThread(let thread)?: connection.take(Message(borrowing: message!), into: thread.backlog)
             case .handler(let handler)?:
                 return handler(Message(borrowing: message!)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             case nil: return DBUS_HANDLER_RESULT_NOT_YET_HANDLED

@@ -6,26 +6,20 @@ import Synchronization
 public final class MethodCall {
     public let message: Message
     public let sender: String
-    /// What the method's early part read on the bus thread (`EarlyReading`).
-    public let carried: (any Sendable)?
     public private(set) lazy var arguments: [BusValue] = message.arguments
 
-    init(message: Message, sender: String, carried: (any Sendable)? = nil) {
+    init(message: Message, sender: String) {
         self.message = message
         self.sender = sender
-        self.carried = carried
     }
 }
 
 /// An interface as exported: its XML declaration and one handler per method.
 public struct ExportedInterface {
     public typealias Handler = (MethodCall) throws(BusError) -> [BusValue]
-    /// A method's early part: runs on the bus thread as the call arrives (see `EarlyReading`).
-    public typealias EarlyHandler = @Sendable (Message) -> EarlyReading?
 
     public let spec: InterfaceSpec
     public let handlers: [String: Handler]
-    public let early: [String: EarlyHandler]
     /// Read-only properties: name -> current value.
     public let properties: [String: () -> BusValue]
     /// The methods that read file descriptors passed with them; a call of any other comes with
@@ -33,40 +27,15 @@ public struct ExportedInterface {
     public let takesDescriptors: Set<String>
 
     /// Every method and property the XML declares must have a handler, and nothing undeclared may.
-    public init(spec: InterfaceSpec, handlers: [String: Handler], early: [String: EarlyHandler] = [:],
+    public init(spec: InterfaceSpec, handlers: [String: Handler],
                 properties: [String: () -> BusValue] = [:], takesDescriptors: Set<String> = []) {
         precondition(Set(spec.methods.keys) == Set(handlers.keys),
                      "\(spec.name): handlers \(handlers.keys.sorted()) differ from the XML's methods \(spec.methods.keys.sorted())")
-        precondition(Set(early.keys).isSubset(of: spec.methods.keys), "\(spec.name): early parts of undeclared methods")
         precondition(Set(spec.properties.keys) == Set(properties.keys), "\(spec.name): properties differ from the XML")
         self.spec = spec
         self.handlers = handlers
-        self.early = early
         self.properties = properties
         self.takesDescriptors = takesDescriptors
-    }
-}
-
-/// The early parts of exported methods, read by the bus thread.
-private final class EarlyRoutes: Sendable {
-    struct Route: Sendable {
-        let path: String
-        let interface: String
-        let member: String
-        let inSignature: String
-        let handler: ExportedInterface.EarlyHandler
-    }
-
-    let routes = Mutex<[Route]>([])
-
-    func read(_ message: Message) -> EarlyReading? {
-        let route = routes.withLock { routes in
-            routes.first {
-                message.isCall(path: $0.path, interface: $0.interface, member: $0.member, signature: $0.inSignature)
-                    || message.isCall(path: $0.path, interface: nil, member: $0.member, signature: $0.inSignature)
-            }
-        }
-        return route?.handler(message)
     }
 }
 
@@ -74,52 +43,24 @@ private final class EarlyRoutes: Sendable {
 /// and emits signals. The bus connection hands over messages in turns of up to 64; what a turn's
 /// handlers send is held by the `Turn` every server of the process shares (see there).
 public final class ObjectServer {
-    /// How a connection is served: from a bus thread of its own, which may answer some calls
-    /// itself as they arrive (chimed's notification service, for Notify), or from the main loop.
-    public enum Serving {
-        case busThread
-        case mainLoop
-    }
-
     private let connection: BusConnection
     private var objects: [String: [ExportedInterface]] = [:]
     private var signalWatchers: [(Message) -> Void] = []
     public let turn: Turn
     private var signals = SignalTemplates()
-    private let earlyRoutes = EarlyRoutes()
 
-    public init(connection: BusConnection, serving: Serving, turn: Turn = Turn()) {
+    /// Serves `connection` from the main loop, in turns shared with every server given `turn`.
+    public init(connection: BusConnection, turn: Turn = Turn()) {
         self.connection = connection
         self.turn = turn
-        switch serving {
-        case .busThread:
-            connection.attachToBusThread(early: { [earlyRoutes] message in earlyRoutes.read(message) },
-                                         handler: { [unowned self] arrival in
-                turn.willHandle()
-                return handle(arrival)
-            }, turnEnded: { [turn] in turn.end() })
-        case .mainLoop:
-            connection.attachToMainLoop(handler: { [unowned self] message in
-                if message.kind == .methodCall { beforeEachCall() }
-                turn.willHandle()
-                return handle(Arrival(message: message, carried: nil))
-            }, turnEnded: { [turn] in turn.end() })
-        }
+        connection.attachToMainLoop(handler: { [unowned self] message in
+            turn.willHandle()
+            return handle(message)
+        }, turnEnded: { [turn] in turn.end() })
     }
-
-    /// Runs before each call on a server on the main loop (chimed's control interface first
-    /// catches up with the notification service's bus thread: `BusConnection.catchUp`).
-    public var beforeEachCall: () -> Void = {}
 
     /// True while a turn's messages are handled, on this server or another sharing its turn.
     public var inTurn: Bool { turn.inTurn }
-
-    /// Starts serving calls, once everything is exported and what the handlers need is ready
-    /// (a server on the main loop serves once the loop runs).
-    public func start() { connection.startBusThread() }
-
-    /// Stops reading calls; what the bus thread already answered is handled before this returns.
-    public func stop() { connection.stopBusThread() }
 
     private func send(_ message: Message) {
         turn.send(message, on: connection)
@@ -129,12 +70,6 @@ public final class ObjectServer {
         objects[path, default: []].append(interface)
         for member in interface.takesDescriptors {
             connection.takeDescriptors(interface: interface.spec.name, member: member)
-        }
-        earlyRoutes.routes.withLock { routes in
-            for (member, handler) in interface.early {
-                routes.append(.init(path: path, interface: interface.spec.name, member: member,
-                                    inSignature: interface.spec.methods[member]!.inSignature, handler: handler))
-            }
         }
     }
 
@@ -152,21 +87,19 @@ public final class ObjectServer {
         send(message)
     }
 
-    private func handle(_ arrival: Arrival) -> Bool {
-        let message = arrival.message
+    private func handle(_ message: Message) -> Bool {
         switch message.kind {
         case .signal:
             for watcher in signalWatchers { watcher(message) }
             return false
         case .methodCall:
-            return handleCall(arrival)
+            return handleCall(message)
         default:
             return false
         }
     }
 
-    private func handleCall(_ arrival: Arrival) -> Bool {
-        let message = arrival.message
+    private func handleCall(_ message: Message) -> Bool {
         guard let path = message.path, let member = message.member else { return false }
         let interfaceName = message.interface
         if interfaceName == "org.freedesktop.DBus.Introspectable" || (interfaceName == nil && member == "Introspect") {
@@ -185,15 +118,14 @@ public final class ObjectServer {
                 "\(member) takes arguments (\(route.inSignature)), got (\(signature))")))
             return true
         }
-        call(route.handler, arrival)
+        call(route.handler, message)
         return true
     }
 
-    private func call(_ handler: ExportedInterface.Handler, _ arrival: Arrival) {
+    private func call(_ handler: ExportedInterface.Handler, _ message: Message) {
         // The reply goes first: signals the handler raised wait behind it.
         let mark = turn.mark
-        let message = arrival.message
-        let call = MethodCall(message: message, sender: message.sender ?? "", carried: arrival.carried)
+        let call = MethodCall(message: message, sender: message.sender ?? "")
         var result = Result { () throws(BusError) in try handler(call) }
         // Listings are paged and records bounded, so this never happens; if it did, the bus
         // would drop this connection for a message over its limits, and every client with it.

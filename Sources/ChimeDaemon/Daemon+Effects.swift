@@ -121,7 +121,7 @@ extension Daemon {
 
     /// Once the main loop is idle (the turn's messages freed by then), hands freed memory back
     /// to the system: after a large call, so its megabytes do not stay with chimed. Once more a
-    /// second later, for what the bus thread let go of after the main thread was done with it.
+    /// second later, for what libdbus let go of after that.
     func releaseMemorySoon() {
         guard !releaseScheduled else { return }
         releaseScheduled = true

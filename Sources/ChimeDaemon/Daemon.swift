@@ -8,8 +8,8 @@ import CShims
 import Glibc
 
 /// chimed: the core's state on the bus. Owns the two connections, the open notifications and
-/// the one expiry timer; turns the core's events into signals. Runs on the main thread; the bus thread
-/// (`BusConnection.attachToBusThread`) reads each Notify call before handing it over (`EarlyNotify`).
+/// the one expiry timer; turns the core's events into signals. Runs on the main thread, which
+/// serves both connections from the GLib main loop.
 ///
 /// The notification service and the control interface are served on connections of their own:
 /// a sandbox allowed to talk to org.freedesktop.Notifications reaches that connection, which
@@ -21,7 +21,7 @@ public final class Daemon {
     static let notificationsName = "org.freedesktop.Notifications"
     static let controlName = ControlProtocol.name
 
-    /// Owns org.freedesktop.Notifications and serves only that, from the bus thread.
+    /// Owns org.freedesktop.Notifications and serves only that.
     let connection: BusConnection
     let objects: ObjectServer
     /// Owns dev.chime.Chime1 and serves the control interface, from the main loop; the badges'
@@ -37,9 +37,7 @@ public final class Daemon {
     /// Where the portal's icons and sounds, passed as descriptors, are kept as files.
     private(set) lazy var portalFiles = PortalFiles(environment: environment)
     let decoder = NotifyDecoder()
-    /// Notify's part on the bus thread.
-    let earlyNotify: EarlyNotify
-    /// Who each client is, as the system says; the bus thread and the main thread both ask.
+    /// Who each client is, as the system says.
     let identities = SenderIdentities()
     let options: DaemonOptions
     let configLoader: ConfigLoader
@@ -146,7 +144,6 @@ public final class Daemon {
             panelPresenter = nil
         }
         attention = Attention(settings: settings)
-        earlyNotify = EarlyNotify(identities: identities)
         let saved = appStore.load()
         (attention.apps, attention.muteOverride) = (saved.apps, saved.muted)
         attention.focus.sharedByHand = saved.sharing
@@ -156,10 +153,9 @@ public final class Daemon {
         if let focus = saved.focus { attention.focus.restore(focus) }
         SoundTheme.makeFindable()
         connection = try BusConnection()
-        objects = ObjectServer(connection: connection, serving: .busThread)
+        objects = ObjectServer(connection: connection)
         controlConnection = try BusConnection()
-        control = ObjectServer(connection: controlConnection, serving: .mainLoop, turn: objects.turn)
-        control.beforeEachCall = { [connection] in connection.catchUp() }
+        control = ObjectServer(connection: controlConnection, turn: objects.turn)
         expiryTimer = DeadlineTimer { [unowned self] in
             let events = attention.server.expire(now: now.monotonic)
             apply(events)
@@ -266,10 +262,7 @@ public final class Daemon {
             }
         }
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
-        objects.start()
         loop.run()
-        // Calls the bus thread handed over are handled now; the rest stay unanswered.
-        objects.stop()
         // Stopped cleanly, the next chimed goes on from the last id given, not past the block.
         idMark?.write(attention.server.ids.current)
         // What was retired is closed: the center should say so, and apps still on the bus hear it.

@@ -23,17 +23,14 @@ extension Daemon {
                 [.string("Chime"), .string("Chime"), .string(ChimeVersion.string), .string("1.3")]
             },
             "Notify": { [unowned self] call throws(BusError) in
-                // What the bus thread read of it (`EarlyNotify`).
-                let passed = call.carried as? EarlyNotify.Passed
                 do throws(RequestError) {
-                    let read = if let passed { passed.read } else { try decoder.read(call.message) }
+                    let read = try decoder.read(call.message)
                     if read.bytes > Self.largeCallBytes { releaseMemorySoon() }
                     var request = decoder.finish(read)
-                    var now = now  // read once: the notification and its row keep the same time
-                    if let passed { now.wall = passed.wall }
-                    let system = passed.map(\.identity) ?? identities.identity(of: call.sender)
+                    let now = now  // read once: the notification and its row keep the same time
+                    let system = identities.identity(of: call.sender)
                     try keepAttachments(of: &request, system: system, wall: now.wall)
-                    let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now, texts: passed?.texts)
+                    let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
                     apply(events, wall: now.wall)
                     notifiedThisTurn.append((call.message, id))
                     return [.uint32(id)]
@@ -59,7 +56,7 @@ extension Daemon {
                 return try inhibiting { _ in FocusMode.sharing }(call)
             },
             "UnInhibit": uninhibiting(),
-        ], early: ["Notify": { [earlyNotify] in earlyNotify.read($0) }],
+        ],
            properties: ["Inhibited": { [unowned self] in .bool(attention.focus.sharing) }])
     }
 }

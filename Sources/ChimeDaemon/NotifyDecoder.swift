@@ -7,9 +7,8 @@ import ChimeGLib
 /// logged while the notification is still delivered.
 ///
 /// Read once, in two steps: `read` makes the call's one value (texts, actions and hints typed
-/// and bounded) on the bus thread, before the call is answered, and every later step takes
-/// that value; `finish` checks what names files or holds markup (disk reads, GMarkup) on the
-/// main thread and says what was dropped.
+/// and bounded), which every later step takes; `finish` checks what names files or holds
+/// markup (disk reads, GMarkup) and says what was dropped.
 public struct NotifyDecoder: Sendable {
     /// A call read (`read`): its request, and what was cut or dropped, said once it is finished.
     struct Read: Sendable {

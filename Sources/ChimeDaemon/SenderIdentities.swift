@@ -6,11 +6,9 @@ import Synchronization
 
 /// Who each bus connection is, as the system says (chimed(1), "Who is sending"): the bus's
 /// `GetConnectionCredentials` gives the process, /proc says what it is (`SenderIdentity`).
-/// Asked once per connection, on a connection of its own so either thread may ask and block;
-/// forgotten when the connection leaves the bus.
-///
-/// The bus thread asks before it answers a Notify, so the sender is still on the bus then
-/// (notify-send leaves as soon as it has its reply).
+/// Asked once per connection, on a connection of its own, before a Notify is answered, so the
+/// sender is still on the bus then (notify-send leaves as soon as it has its reply); forgotten
+/// when the connection leaves the bus.
 final class SenderIdentities: Sendable {
     /// nil when the bus could not be reached: every identity is then unknown.
     private let lookup: Mutex<BusConnection?>

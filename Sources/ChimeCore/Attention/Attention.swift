@@ -64,10 +64,10 @@ public struct Attention: Sendable {
 
     // MARK: Notify
 
-    /// `texts`: the key of its texts the bus thread made (`RepeatDetector.Key`), else one is made here. `system`: who the sender is, as the
-    /// system says; a sandboxed app is named by its sandbox, whatever desktop entry it claims.
+    /// `system`: who the sender is, as the system says; a sandboxed app is named by its sandbox,
+    /// whatever desktop entry it claims.
     public mutating func notify(_ request: NotificationRequest, from sender: String, system: SenderIdentity? = nil,
-                                now: Now, texts: RepeatDetector.Key? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+                                now: Now) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         var request = request
         if let system, system.isSandboxed { request.name(by: system) }
@@ -90,7 +90,7 @@ public struct Attention: Sendable {
         // An open notification it repeats: the same texts within the window, from a call that
         // could only make a new one.
         let window = settings.center.repeatWindow
-        let texts = window > .zero ? texts ?? RepeatDetector.Key(request) : nil
+        let texts = window > .zero ? RepeatDetector.Key(request) : nil
         let earlier = replacing == nil ? texts.flatMap { texts in
             repeats.earlier(texts, now: now.monotonic, window: window).flatMap(server.notification)
         }.flatMap { $0.showsTexts(of: request) ? $0 : nil } : nil
