@@ -7,20 +7,16 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
-// Release builds of the programs pack their relative relocations (RELR, glibc 2.36): the dynamic
-// linker reads every relocation at start, and their table, 444 KB in chimed, stayed resident;
-// packed, it is 4 KB.
+// Release builds of the programs pack their relative relocations (RELR, glibc 2.36), whose table
+// otherwise stays resident. Each linker setting here is kept for what BENCHMARKS.md measures.
 let packedRelocations = LinkerSetting.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                                   .when(configuration: .release))
 
-// How chimed, chime-presenter and chime-sound link the runtimes, with lld in every configuration
-// (it finds what the static libraries need in any order):
-// - the Swift runtime linked in: no relocated copies of its libraries, none of the unused ones;
-// - the C++ runtime the Swift runtime needs linked in too, only the parts it calls (link/ holds a
-//   libstdc++.so that names the static library): libstdc++.so ran its stream set-up at every
-//   start and kept about half a megabyte resident;
-// - no symbol of the program exported (Swift's static link exports all by default): every
-//   library's symbol lookups searched the program's 330 KB of dynamic symbols first.
+// How the programs chimed starts link the runtimes, with lld (it finds what the static
+// libraries need in any order): the Swift runtime linked in, and only the parts of the C++
+// runtime it calls (link/ holds a libstdc++.so that names the static library), so no relocated
+// copies of whole libraries stay resident; no symbol of the program exported, so libraries'
+// symbol lookups do not search the program's first.
 let programLinking: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-static-stdlib", "-L\(Context.packageDirectory)/link", "-Xlinker", "--no-export-dynamic"]),
     packedRelocations,
@@ -93,21 +89,18 @@ let package = Package(
         // The daemon's adapters and wiring, as a library so tests can reach its parts.
         .target(name: "ChimeDaemon", dependencies: ["ChimeCore", "ChimeDBus", "ChimeGLib", "ChimeStore",
                                                     "ChimeDesktop", "ChimeConfig", "ChimeControl", "CGLib", "CShims"]),
-        // The runtimes linked in (programLinking): about 2.7 MB less memory for a process that
-        // runs all session long. In release builds lld puts the functions chimed runs
-        // (bench/hot-functions.txt, made by `make hot-functions`) side by side: the kernel maps
-        // program text 64 KB around each page touched, so scattered hot functions kept most of its
-        // 4.3 MB of code resident (4.7 MB of the program was resident when idle, 3.3 MB with the
-        // functions in order).
+        // The runtimes linked in (programLinking). In release builds lld puts the functions chimed
+        // runs (bench/hot-functions.txt, made by `make hot-functions`) side by side: the kernel
+        // maps program text around each page touched, so scattered hot functions keep more of it
+        // resident.
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"],
                           linkerSettings: programLinking + [
                               .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/hot-functions.txt",
                                             "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
                           ]),
         .executableTarget(name: "chimectl", dependencies: ["ChimeControl", "ChimeDBus", "ChimeGLib", "ChimeCore", "CGLib"]),
-        // The banners, a client of chimed's control interface; chimed starts it beside itself.
-        // The runtimes linked in, as in chimed: about 2 MB less with banners on screen. Its
-        // functions that run laid out together as chimed's are (bench/presenter-hot-functions.txt).
+        // The banners, a client of chimed's control interface; chimed starts it beside itself,
+        // linked as chimed is (bench/presenter-hot-functions.txt).
         .executableTarget(name: "chime-presenter", dependencies: ["ChimeBannerFeed", "ChimeControl", "ChimeConfig", "ChimePresenter", "ChimeDBus",
                                                                   "ChimeGLib", "ChimeCore"],
                           linkerSettings: programLinking + [
@@ -153,23 +146,16 @@ let package = Package(
 )
 
 // What Chime ships is built without _StringProcessing, the module Swift imports implicitly for
-// regexes and string searches: linked into chimed for one `firstRange(of:)`, its regex engine
-// was 1.2 MB of program text, much of it resident. Text is searched with `firstByteRange(of:)`.
+// regexes and string searches, whose regex engine would be linked in for one `firstRange(of:)`.
+// Text is searched with `firstByteRange(of:)`.
 let shipped: Set = ["ChimeCore", "ChimeGLib", "ChimeDBus", "ChimeSound", "ChimeStore", "ChimePresenter", "ChimeDesktop",
                     "ChimeConfig", "ChimeControl", "ChimeBanners", "ChimeBannerFeed", "chime-banners",
                     "ChimeDaemon", "chimed", "chimectl", "chime-presenter", "chime-sound"]
 let withoutStringProcessing = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
-// Release builds of what Chime ships, for the Notify path (BENCHMARKS.md, session 12):
-// - full cross-module optimisation: the core's small accessors are inlined into the daemon and
-//   the store; without it, reading one hint through NotificationRequest copied all thirty, and a
-//   Notify cost about 6,700 instructions more;
-// - exclusivity checked when compiled only: the run-time checks of each access to a class's
-//   stored property cost about 4,400 instructions a Notify. Debug builds, which `make test`
-//   runs, keep them, so a conflicting access still fails a test;
-// - each function in a section of its own, so lld can lay out every function in
-//   bench/hot-functions.txt: without it, Swift puts all the functions of a file that are not
-//   public into one section, which the linker can only move whole (the functions a Notify runs
-//   spread over 101 pages of chimed's code instead of 82).
+// Release builds of what Chime ships: cross-module optimisation (the core's small accessors
+// inlined into the daemon), exclusivity checked when compiled only (debug builds, which
+// `make test` runs, keep the run-time checks, so a conflicting access still fails a test), and
+// each function in a section of its own, so lld can lay out the hot-function lists.
 let releaseOptimisation = SwiftSetting.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked",
                                                     "-Xfrontend", "-function-sections"],
                                                    .when(configuration: .release))

@@ -6,8 +6,8 @@ public enum JSONText {
         return out
     }
 
-    /// Appends to one string: building each element as a string of its own and joining them
-    /// cost the store several thousand instructions for a notification's four action strings.
+    /// Appends to one string, rather than building each element as a string of its own and
+    /// joining them.
     static func write(_ value: BusValue, to out: inout String) {
         switch value.unwrapped {
         case .bool(let b): out += b ? "true" : "false"
@@ -41,8 +41,7 @@ public enum JSONText {
         }
     }
 
-    /// `["a","b"]`, written straight from the strings as bytes: appending to a String costs a
-    /// few hundred instructions each time, and this runs for every Notify's actions.
+    /// `["a","b"]`, written straight from the strings as bytes.
     public static func stringArray(_ strings: [String]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })

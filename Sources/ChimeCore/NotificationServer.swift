@@ -5,8 +5,8 @@ public struct NotificationServer: Sendable {
     private var open: [UInt32: Notification] = [:]
     /// Ids in the order they were first shown, so listings are stable, from `orderStart` on; ids
     /// of closed notifications are dropped lazily. Past the open limit every Notify retires the
-    /// oldest, so the front moves by an offset: removing it from the array shifted every other id
-    /// (9,500 instructions a Notify at 2,000 open).
+    /// oldest, so the front moves by an offset: removing it from the array would shift every
+    /// other id on every Notify.
     private var order: [UInt32] = []
     private var orderStart = 0
     private var expiries = ExpiryQueue()

@@ -11,7 +11,7 @@ final class MainLoopGlue {
     /// The idle source that serves the connection's waiting messages, while one is scheduled.
     private var dispatchIdle: UInt32?
     /// While a watch is handled: messages its read brings are served right after it, with no
-    /// idle source added and removed around them (2,800 instructions a lone call).
+    /// idle source added and removed around them.
     private var handlingWatch = false
     private var arrivedDuringWatch = false
     /// A bounded turn of work, so a flood cannot starve timers and signals; true while more remains.

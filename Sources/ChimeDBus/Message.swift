@@ -22,9 +22,8 @@ public final class Message {
         Message(owning: dbus_message_new_signal(path, interface, name)!).filled(with: arguments, to: destination)
     }
 
-    /// Appends `arguments` and sets the destination, if any: what differs between two signals of
-    /// one kind (`SignalTemplates` fills copies of a signal made once).
-    func filled(with arguments: [BusValue], to destination: String?) -> Message {
+    /// Appends `arguments` and sets the destination, if any.
+    private func filled(with arguments: [BusValue], to destination: String?) -> Message {
         if let destination { dbus_message_set_destination(raw, destination) }
         MessageWriter.append(arguments, to: raw)
         return self

@@ -47,7 +47,6 @@ public final class ObjectServer {
     private var objects: [String: [ExportedInterface]] = [:]
     private var signalWatchers: [(Message) -> Void] = []
     public let turn: Turn
-    private var signals = SignalTemplates()
 
     /// Serves `connection` from the main loop, in turns shared with every server given `turn`.
     public init(connection: BusConnection, turn: Turn = Turn()) {
@@ -82,7 +81,7 @@ public final class ObjectServer {
                      to destination: String? = nil) {
         assert(interface.signals[signal]?.inSignature == arguments.map(\.signature).joined(),
                "\(signal) does not match its XML declaration")
-        let message = signals.signal(path: path, interface: interface.name, name: signal,
+        let message = Message.signal(path: path, interface: interface.name, name: signal,
                                      arguments: arguments, destination: destination)
         send(message)
     }
@@ -177,7 +176,7 @@ public final class ObjectServer {
 
     /// Announces new property values with PropertiesChanged.
     public func emitPropertiesChanged(path: String, interface: InterfaceSpec, _ changed: [(String, BusValue)]) {
-        let message = signals.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
+        let message = Message.signal(path: path, interface: Self.propertiesInterface, name: "PropertiesChanged",
                                      arguments: [.string(interface.name), .vardict(changed), .stringArray([])])
         send(message)
     }

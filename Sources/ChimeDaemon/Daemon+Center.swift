@@ -6,30 +6,25 @@ import ChimeStore
 import CShims
 import Glibc
 
-/// The center's durability: what chimed's events change goes to the store (`NotificationStore`)
-/// before the replies that wait for it, in one transaction a turn; retention prunes in short
-/// batches; at start, what a stopped chimed held is put back.
+/// The center's durability, as the daemon drives it (`CenterDisk` keeps it): opened at start
+/// with what a stopped chimed held put back, each turn's events written and committed before its
+/// replies, retention in short batches.
 extension Daemon {
-    static let pruneEveryRows = 1_000
-
     /// Opens the center on disk and puts back what it held; when it cannot be opened chimed runs
     /// on without history. False when another chimed holds the file.
     func openStore() -> Bool {
         do {
-            let store = try NotificationStore(path: storePath) { key, message in
+            let disk = try CenterDisk(folder: AppStateStore.stateFolder(environment: environment)) { key, message in
                 Log.warningOnce(key: "store-" + key, message)
             }
-            store.keptChanged = { problem in
+            disk.store.keptChanged = { problem in
                 guard problem == nil else { return }  // the failure itself was said as it happened
                 Log.info("history is kept again: the center has every notification chimed answered")
                 Log.forgetSaid(prefix: "store-")
             }
-            // Past every id given: stored, or reserved (of a notification the center never kept).
-            let mark = IDMark(path: AppStateStore.stateFolder(environment: environment) + "/ids")
-            attention.server.ids = IDCounter(after: max(store.highestID(), mark.read()), reserving: true)
-            idMark = mark
-            self.store = store
-            resumeCenter(from: store)
+            attention.server.ids = IDCounter(after: disk.highestIDGiven, reserving: true)
+            center = disk
+            resumeCenter(from: disk.store)
         } catch where error.isLocked {
             Log.info("\(error); stop it first, or give this chimed its own XDG_STATE_HOME")
             return false
@@ -43,46 +38,22 @@ extension Daemon {
     /// not keep it (a full disk), the calls that made notifications are refused instead, and what
     /// they made leaves the screen and the center: no app holds an id the center lost.
     func commitTurn() {
-        defer { notifiedThisTurn.removeAll(keepingCapacity: true) }
-        guard let store, !store.commit(), !notifiedThisTurn.isEmpty else { return }
-        let error = BusError(BusError.ioError, store.notKept ?? "the notification center could not keep it")
-        for (call, _) in notifiedThisTurn { objects.turn.refuse(call, error) }
+        guard let (broken, why) = center?.commitTurn(), !broken.isEmpty else { return }
+        for (call, _) in broken { objects.turn.refuse(call, BusError(BusError.ioError, why)) }
         // Not recorded: the center never held them.
-        unsettled += attention.refuse(notifiedThisTurn.map(\.id))
+        unsettled += attention.refuse(broken.map(\.id))
         needsSettling = true
         settle()
     }
 
-    /// Keeps the center on disk in step, as each notification's decision says (`inCenter`).
+    /// Keeps the center on disk in step with `event`.
     func record(_ event: ServerEvent, wall: Int64) {
         mayReleaseAttachments(event)
-        guard let store else { return }
-        switch event {
-        case .presented(let notification), .updated(let notification, _), .stored(let notification), .withdrawn(let notification),
-             .snoozed(let notification):
-            if notification.decision?.inCenter != false {
-                store.record(notification, wall: wall)
-                rowsSincePrune += 1
-            }
-        case .closed(let notification, let reason):
-            store.recordClosed(notification.id, reason: reason, wall: wall)
-        case .read(let id, let dismissed):
-            store.markRead(id, dismissed: dismissed, wall: wall)
-        case .deleted(let id):
-            store.delete(id)
-        case .merged(let notification, _):
-            store.delete(notification.id)
-        case .actionInvoked(let notification, _), .replied(let notification, _):
-            store.markRead(notification.id, dismissed: false, wall: wall)
-        case .idsReserved(let mark):
-            idMark?.write(mark)
-        case .focusChanged, .appStateChanged:
-            // Kept across restarts (a Focus turned on or off by hand is too): saved with this
-            // turn's commit, once however many changes it brought.
-            appStateUnsaved = true
-        case .retired, .playSound, .runHook, .ruleTurnedOff, .overRateLimit:
-            break
-        }
+        // Kept across restarts (a Focus turned on or off by hand is too): saved with this turn's
+        // commit, once however many changes it brought.
+        if case .focusChanged = event { appStateUnsaved = true }
+        if case .appStateChanged = event { appStateUnsaved = true }
+        center?.record(event, wall: wall)
     }
 
     /// After a restart: what was held or snoozed is held again, unread counts are as they were,
@@ -128,11 +99,8 @@ extension Daemon {
     /// kept that size. Says whether it deleted any.
     @discardableResult
     func prune(batch: Int = 500) -> Bool {
-        guard let store else { return false }
-        rowsSincePrune = 0
-        let center = attention.settings.center
-        let deleted = store.prune(maximumEntries: center.maximumEntries,
-                                  cutoff: LocalClock.wallMilliseconds() - center.maximumAgeSeconds * 1_000, limit: batch)
+        guard let center else { return false }
+        let deleted = center.prune(attention.settings.center, wall: LocalClock.wallMilliseconds(), batch: batch)
         for id in deleted { attention.unread.markRead(id) }
         if !deleted.isEmpty, attachments.mayHaveFiles { sweepAttachmentsSoon() }
         badges.mayHaveChanged(attention.unread.takeChanged())

@@ -26,8 +26,8 @@ extension Daemon {
     /// store outside one (`inOneTransaction`). A turn that changed nothing (a GetStatus, a client
     /// leaving) arms nothing.
     func housekeepIfDue() {
-        guard let store else { return }  // without history there is nothing to keep
-        if store.needsCheckpoint || !activity.isEmpty || rowsSincePrune > 0 { housekeepSoon() }
+        guard let center else { return }  // without history there is nothing to keep
+        if center.store.needsCheckpoint || !activity.isEmpty || center.rowsSincePrune > 0 { housekeepSoon() }
     }
 
     /// Housekeeping in a few seconds, unless it is armed; hourly whatever happened (retention by

@@ -67,8 +67,6 @@ public final class Daemon {
     let soundChild = SoundChild()
     /// Whether freed memory is to be handed back once the loop is idle (`releaseMemorySoon`).
     var releaseScheduled = false
-    /// Rows the center took since the last prune; past `pruneEveryRows` a flood prunes as it goes.
-    var rowsSincePrune = 0
     /// Whether housekeeping (`housekeepSoon`) and the minute tick (`followTheClock`) are armed.
     var housekeepingArmed = false
     var ticking = false
@@ -82,13 +80,8 @@ public final class Daemon {
     let hooks = HookRunner()
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
-    var store: NotificationStore?
-    /// Where the ids reserved are kept (`IDCounter`); at a clean exit, the last one given.
-    var idMark: IDMark?
-    /// The calls of this turn that made a notification, and its id: answered with it only once
-    /// the turn's commit kept it (`commitTurn`).
-    var notifiedThisTurn: [(call: Message, id: UInt32)] = []
-    let storePath: String
+    var center: CenterDisk?
+    var store: NotificationStore? { center?.store }
     /// Chime's copies of the files notifications carry (`Daemon+Attachments.swift`).
     let attachments: AttachmentFolder
     /// Whether a sweep of the attachments nobody names waits for the loop to be idle.
@@ -132,7 +125,6 @@ public final class Daemon {
             Log.warning("\(problem); using the default settings")
         }
         StateFolder.secure(AppStateStore.stateFolder(environment: environment))
-        storePath = AppStateStore.stateFolder(environment: environment) + "/chime.db"
         attachments = AttachmentFolder(stateFolder: AppStateStore.stateFolder(environment: environment))
         if PresenterChild.drawnBanners(environment: environment) {
             presenter = PresenterChild(environment: environment, configPath: configLoader.path, program: ["chime-banners"],
@@ -171,7 +163,7 @@ public final class Daemon {
         objects.turn.beforeHandling = { [unowned self] in settle() }
         objects.turn.afterSending = { [unowned self] in
             settle()
-            if rowsSincePrune >= Self.pruneEveryRows { prune(batch: rowsSincePrune) }
+            if let rows = center?.rowsSincePrune, rows >= CenterDisk.pruneEveryRows { prune(batch: rows) }
             housekeepIfDue()
         }
         presenter.hasWork = { [unowned self] in
@@ -263,12 +255,10 @@ public final class Daemon {
         }
         Log.info("serving \(Self.notificationsName) as \(connection.uniqueName)")
         loop.run()
-        // Stopped cleanly, the next chimed goes on from the last id given, not past the block.
-        idMark?.write(attention.server.ids.current)
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
         keepActivity()
-        store?.checkpoint()
+        center?.close(lastID: attention.server.ids.current)
         presenter.stop()
         panelPresenter?.stop()
         hooks.stopAll()

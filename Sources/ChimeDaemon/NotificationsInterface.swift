@@ -32,7 +32,7 @@ extension Daemon {
                     try keepAttachments(of: &request, system: system, wall: now.wall)
                     let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
                     apply(events, wall: now.wall)
-                    notifiedThisTurn.append((call.message, id))
+                    center?.promise(call.message, id: id)
                     return [.uint32(id)]
                 } catch {
                     throw BusError(error)

@@ -28,7 +28,7 @@ extension Daemon {
                     let (chimeID, events) = try attention.notify(request, from: call.sender, system: Self.portalIdentity(appID), now: now)
                     portalNotifications.record(chimeID, key: key, notification: portal)
                     apply(events)
-                    notifiedThisTurn.append((call.message, chimeID))
+                    center?.promise(call.message, id: chimeID)
                 } catch {
                     throw BusError(error)
                 }

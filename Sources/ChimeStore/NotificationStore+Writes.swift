@@ -66,13 +66,9 @@ extension NotificationStore {
         notification.decision?.interrupts == false ? .null : .integer(notification.countsAsUnread ? 1 : 0)
     }
 
-    /// The actions as a row stores them. An app sends the same actions notification after
-    /// notification, so the last text is kept: writing it cost 2,400 instructions a Notify.
+    /// The actions as a row stores them.
     private func actionsJSON(_ actions: [Action]) -> String {
-        if let last = lastActions, last.actions == actions { return last.json }
-        let json = JSONText.stringArray(actions.flatMap { [$0.key, $0.label] })
-        lastActions = (actions, json)
-        return json
+        JSONText.stringArray(actions.flatMap { [$0.key, $0.label] })
     }
 
     static let insertSQL = """

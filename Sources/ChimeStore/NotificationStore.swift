@@ -21,8 +21,6 @@ public final class NotificationStore {
     }
     /// Whether `holdCommits` asked for a transaction that `commit` has not ended.
     var holding = false
-    /// The last actions recorded and their JSON text (`actionsJSON`).
-    var lastActions: (actions: [Action], json: String)?
     /// Where problems are said: chimed's log, once per kind of failure.
     let report: (_ key: String, _ message: String) -> Void
     /// Why what chimed is asked to keep is not kept now (a full disk, an I/O error), or nil

@@ -5,10 +5,7 @@ import ChimeCore
 /// Confined to the thread that opened it.
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
-    private var statements: [StatementKey: OpaquePointer] = [:]
-    /// The statement run last: a flood's rows run one INSERT after another, and comparing its
-    /// SQL (the same constant, so the same storage) costs less than finding it by its key.
-    private var lastPrepared: (sql: String, statement: OpaquePointer)?
+    private var statements: [String: OpaquePointer] = [:]
     /// The text bound to running statements, and how many `run`s are under way (a row callback
     /// may run another statement): the text stays until the outermost ends.
     private let boundText = TextArena()
@@ -91,8 +88,7 @@ final class SQLiteDatabase {
         }
         var binder = Binder(statement: statement, arena: boundText)
         bind(&binder)
-        // Parameters left unbound are null, not what the last run bound: rows bind every one, and
-        // clearing all the bindings after each run cost 500 instructions a row.
+        // Parameters left unbound are null, not what the last run bound.
         while binder.bound < sqlite3_bind_parameter_count(statement) { binder.null() }
         while true {
             let step = sqlite3_step(statement)
@@ -161,36 +157,12 @@ final class SQLiteDatabase {
         }
     }
 
-    /// A statement's SQL as a cache key. Hashing a whole 700-byte INSERT on every Notify cost
-    /// more than binding its values, and even its last 48 bytes through `Hasher` cost thousands
-    /// of instructions a call: the key folds its length and last 32 bytes into one number once.
-    private struct StatementKey: Hashable {
-        let sql: String
-        let fingerprint: Int
-
-        init(_ sql: String) {
-            self.sql = sql
-            fingerprint = sql.withUTF8Bytes { bytes in
-                bytes.suffix(32).reduce(bytes.count) { $0 &* 31 &+ Int($1) }
-            }
-        }
-
-        static func == (a: StatementKey, b: StatementKey) -> Bool { a.fingerprint == b.fingerprint && a.sql == b.sql }
-        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
-    }
-
     private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
-        if let lastPrepared, lastPrepared.sql == sql { return lastPrepared.statement }
-        let key = StatementKey(sql)
-        if let statement = statements[key] {
-            lastPrepared = (sql, statement)
-            return statement
-        }
+        if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
               let statement else { throw StoreError(String(cString: sqlite3_errmsg(handle)), code: sqlite3_errcode(handle)) }
-        statements[key] = statement
-        lastPrepared = (sql, statement)
+        statements[sql] = statement
         return statement
     }
 
