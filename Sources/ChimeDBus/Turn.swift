@@ -13,7 +13,7 @@ public final class Turn {
     /// Runs when a turn ends, before its replies go out (chimed commits the store here, and
     /// refuses the calls it could not keep).
     public var beforeSending: () -> Void = {}
-    /// Runs when a turn's replies and signals have gone (chimed moves the intake into SQLite here).
+    /// Runs when a turn's replies and signals have gone (chimed settles the turn's effects here).
     public var afterSending: () -> Void = {}
 
     public init() {}

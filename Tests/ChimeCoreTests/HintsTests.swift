@@ -47,7 +47,6 @@ import Testing
         }
         #expect(HintName("") == nil)
         #expect(HintName(String(repeating: "x", count: 200)) == nil)
-        #expect(HintName.allCases.count <= SIMD64<Int32>.scalarCount && HintName.allCases.count <= UInt64.bitWidth)
     }
 
     @Test func urgencyAsAStringIsDroppedAndReported() {

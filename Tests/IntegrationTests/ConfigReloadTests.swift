@@ -14,7 +14,7 @@ import Testing
     }
 
     /// A rate limit that comes to refuse with a reload holds at once: no Notify is answered
-    /// before the limit was counted (chimed's bus thread follows the reloaded config).
+    /// before the limit was counted.
     @Test func aReloadThatRefusesOverTheRateLimitHoldsForTheNextCall() throws {
         let limit = "[general]\nrate-limit-burst = 1\nrate-limit-per-minute = 1\n"
         let bus = try TestBus(config: limit)

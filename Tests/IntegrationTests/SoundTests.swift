@@ -221,7 +221,7 @@ import Testing
         defer { pulse.process.signal(SIGCONT) }
         let client = try bus.client()
         // libcanberra blocks for 30 s on a stopped server; each call here would time out after 10 s
-        // if that happened on the bus thread.
+        // if that happened in chimed.
         for index in 0..<10 { _ = try client.notify(app: "Chat", summary: "while hung \(index)") }
         #expect(try bus.chimectl("status").status == 0)
     }

@@ -31,7 +31,7 @@ struct ControlCalls {
         func history(_ text: String) -> (milliseconds: Double, found: Int)? {
             timed("History", [.vardict([("text", .string(text)), ("limit", .uint32(50))])]).map { ($0.milliseconds, $0.reply.first?.records.count ?? 0) }
         }
-        // The first call also moves what the intake log holds into SQLite: not a search's cost.
+        // The first call warms SQLite's page cache: not a search's cost.
         _ = history("warm-up")
         search.stored = Self.stored(client)
         var misses: [Double] = [], hits: [Double] = [], statuses: [Double] = []

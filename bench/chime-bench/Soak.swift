@@ -47,8 +47,8 @@ struct Soak {
         soak.lastRSS = memory(of: server.pid).rss
         soak.withDescriptors(client, server: server)
         // chimed checkpoints its store every 5 s and then prunes it to its limit, which writes
-        // the WAL again: two rounds of that, and a write after them that starts the WAL over (the
-        // intake moves into SQLite within 250 ms), is the folder as it stays, not mid-burst.
+        // the WAL again: two rounds of that, and a write after them that starts the WAL over, is
+        // the folder as it stays, not mid-burst.
         Thread.sleep(forTimeInterval: 11)
         _ = client.windowed(1, inFlight: 1, limit: 10)
         Thread.sleep(forTimeInterval: 1)
