@@ -44,6 +44,9 @@ extension Daemon {
         unsettled += attention.refuse(broken.map(\.id))
         needsSettling = true
         settle()
+        // Nor do they make a sound or run a hook.
+        let refused = Set(broken.map(\.id))
+        afterCommit.removeAll { Self.madeOutside(by: $0).map(refused.contains) == true }
     }
 
     /// Keeps the center on disk in step with `event`.

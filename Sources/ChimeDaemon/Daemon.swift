@@ -57,6 +57,8 @@ public final class Daemon {
     /// Events stored but not yet settled (`apply`), and whether a settle is due.
     var unsettled: [ServerEvent] = []
     var needsSettling = false
+    /// This turn's sounds and hooks, which wait for its commit (`settle`).
+    var afterCommit: [ServerEvent] = []
     /// Ids deleted from the center this turn, for one Deleted signal.
     var deletedUnannounced: [BusValue] = []
     private var sessionMonitor: SessionMonitor?

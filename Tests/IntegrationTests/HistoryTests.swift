@@ -253,7 +253,8 @@ import Testing
 /// The store's disk filling up under chimed: what it cannot keep is refused, and said once.
 @Suite struct FullDiskTests {
     @Test func aFullDiskRefusesWhatItCannotKeepAndIsLoggedOnce() throws {
-        let bus = try TestBus(daemon: false)
+        // Every notification runs a hook: one refused must not (nor make a sound).
+        let bus = try TestBus(daemon: false, config: "[rule mark]\nmatch-app = .\nexec = touch \"$HOME/hook-$CHIME_ID\"\n")
         let state = bus.directory.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         // chimed's state folder on a 192 KB tmpfs in a mount namespace of its own, so the disk
@@ -281,6 +282,10 @@ import Testing
         #expect(refused > 0 && Set(ids).count == ids.count, "refused what it could not keep; every other Notify got its own id")
         let open = Set(try client.list().compactMap { $0["id"]?.integer.map(UInt32.init) })
         #expect(!open.isEmpty && open.isSubset(of: Set(ids)), "what was answered is still presented; nothing refused is")
+        let hooked = { Set(((try? FileManager.default.contentsOfDirectory(atPath: bus.directory.path)) ?? [])
+            .filter { $0.hasPrefix("hook-") }.compactMap { UInt32($0.dropFirst(5)) }) }
+        client.waitUntil(timeout: 5) { ids.last.map(hooked().contains) ?? true }
+        #expect(!hooked().isEmpty && hooked().isSubset(of: Set(ids)), "\(hooked().subtracting(ids).sorted()) refused yet hooked")
         #expect(daemon.isRunning)
         daemon.signal(SIGTERM)
         _ = daemon.wait(timeout: 10)
