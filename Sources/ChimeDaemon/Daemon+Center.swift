@@ -40,13 +40,10 @@ extension Daemon {
     func commitTurn() {
         guard let (broken, why) = center?.commitTurn(), !broken.isEmpty else { return }
         for (call, _) in broken { objects.turn.refuse(call, BusError(BusError.ioError, why)) }
-        // Not recorded: the center never held them.
-        unsettled += attention.refuse(broken.map(\.id))
-        needsSettling = true
+        // Not recorded: the center never held them. Nor do they make a sound or run a hook.
+        effects.add(attention.refuse(broken.map(\.id)))
         settle()
-        // Nor do they make a sound or run a hook.
-        let refused = Set(broken.map(\.id))
-        afterCommit.removeAll { Self.madeOutside(by: $0).map(refused.contains) == true }
+        effects.drop(madeBy: Set(broken.map(\.id)))
     }
 
     /// Keeps the center on disk in step with `event`.

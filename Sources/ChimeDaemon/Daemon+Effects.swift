@@ -9,21 +9,12 @@ import Glibc
 /// sender only where the spec says so), the sound, unread counts and badges, the Focus said,
 /// the timers armed again.
 extension Daemon {
-    /// Sends what applied events mean, then re-arms the timers and announces badges. During a
-    /// turn, what leaves chimed for good (a sound, a hook) waits for the turn's commit: a
-    /// notification the center could not keep is refused, and must have made no sound.
+    /// Sends what applied events mean (sounds and hooks only once the turn's commit kept them:
+    /// `EffectQueue`), then re-arms the timers and announces badges.
     func settle() {
-        if !objects.inTurn, !afterCommit.isEmpty {
-            let effects = afterCommit
-            afterCommit = []
-            for event in effects { handle(event) }
-        }
-        guard needsSettling else { return }
-        needsSettling = false
-        for event in unsettled {
-            if objects.inTurn, Self.leavesChimed(event) { afterCommit.append(event) } else { handle(event) }
-        }
-        unsettled.removeAll(keepingCapacity: true)
+        let inTurn = objects.inTurn
+        guard effects.isDue(inTurn: inTurn) else { return }
+        for event in effects.take(inTurn: inTurn) { handle(event) }
         if !deletedUnannounced.isEmpty {
             // One signal for a whole clear, not one per notification.
             emitControl("Deleted", [.array(elementSignature: "u", deletedUnannounced)])
@@ -35,16 +26,6 @@ extension Daemon {
             GLibSources.monotonicMilliseconds() + ($0 - LocalClock.wallMilliseconds())
         })
         attention.unread.takeChanged { badges.mayHaveChanged($0) }
-    }
-
-    /// The notification of an event that leaves chimed for good, a sound or a hook.
-    static func leavesChimed(_ event: ServerEvent) -> Bool { madeOutside(by: event) != nil }
-
-    static func madeOutside(by event: ServerEvent) -> UInt32? {
-        switch event {
-        case .playSound(let notification, _), .runHook(let notification, _): notification.id
-        default: nil
-        }
     }
 
     func handle(_ event: ServerEvent) {

@@ -54,11 +54,8 @@ public final class Daemon {
     private(set) var exitCode: Int32 = 0
     var expiryTimer: DeadlineTimer?
     var snoozeTimer: DeadlineTimer?
-    /// Events stored but not yet settled (`apply`), and whether a settle is due.
-    var unsettled: [ServerEvent] = []
-    var needsSettling = false
-    /// This turn's sounds and hooks, which wait for its commit (`settle`).
-    var afterCommit: [ServerEvent] = []
+    /// Events stored but not yet settled (`apply`, `settle`).
+    var effects = EffectQueue()
     /// Ids deleted from the center this turn, for one Deleted signal.
     var deletedUnannounced: [BusValue] = []
     private var sessionMonitor: SessionMonitor?
@@ -336,9 +333,7 @@ public final class Daemon {
                 for event in events { record(event, wall: wall) }
             }
         }
-        // Usually nothing waits: take the array rather than copy its events into another.
-        if unsettled.isEmpty { unsettled = events } else { unsettled += events }
-        needsSettling = true
+        effects.add(events)
         if !objects.inTurn {
             saveAppStateIfChanged()
             settle()
