@@ -2,36 +2,35 @@ import ChimeCore
 import ChimeDBus
 import ChimeGLib
 import Glibc
-import Synchronization
 
 /// Who each bus connection is, as the system says (chimed(1), "Who is sending"): the bus's
 /// `GetConnectionCredentials` gives the process, /proc says what it is (`SenderIdentity`).
 /// Asked once per connection, on a connection of its own, before a Notify is answered, so the
 /// sender is still on the bus then (notify-send leaves as soon as it has its reply); forgotten
 /// when the connection leaves the bus.
-final class SenderIdentities: Sendable {
+final class SenderIdentities {
     /// nil when the bus could not be reached: every identity is then unknown.
-    private let lookup: Mutex<BusConnection?>
-    private let known = Mutex<[String: SenderIdentity?]>([:])
+    private let lookup: BusConnection?
+    private var known: [String: SenderIdentity?] = [:]
     /// Where processes are described: /proc, or a tree of the same shape in tests.
     private let procRoot: String
 
     init(address: String? = nil, procRoot: String = "/proc") {
-        lookup = Mutex(try? BusConnection(address: address))
+        lookup = try? BusConnection(address: address)
         self.procRoot = procRoot
     }
 
     /// The identity of `sender`, asked of the bus and /proc the first time it is seen.
     func identity(of sender: String?) -> SenderIdentity? {
         guard let sender, sender.hasPrefix(":") else { return nil }
-        if let cached = known.withLock({ $0[sender] }) { return cached }
+        if let cached = known[sender] { return cached }
         let identity = processID(of: sender).flatMap(describe)
-        known.withLock { $0[sender] = identity }
+        known[sender] = identity
         return identity
     }
 
     func forget(_ sender: String) {
-        _ = known.withLock { $0.removeValue(forKey: sender) }
+        known[sender] = nil
     }
 
     /// Whether `sender` owns the well-known `name` now (the portal's frontend).
@@ -44,22 +43,16 @@ final class SenderIdentities: Sendable {
         ask("NameHasOwner", sender)?.bool ?? false
     }
 
-    /// The bus daemon's answer about `name`, asked on the lookups' connection: the connections
-    /// chimed serves may hold calls whose descriptors stop them reading, a reply too, until
-    /// their own thread has let those go.
+    /// The bus daemon's answer about `name`, asked on the lookups' connection: a blocking call on
+    /// a connection chimed serves would read, and queue, the calls that came meanwhile.
     private func ask(_ method: String, _ name: String) -> BusValue? {
-        lookup.withLock { connection in
-            let reply = try? connection?.busCall(method, [.string(name)])
-            return reply?.first
-        }
+        (try? lookup?.busCall(method, [.string(name)]))?.first
     }
 
     private func processID(of sender: String) -> Int32? {
-        lookup.withLock { connection -> Int32? in
-            guard let reply = try? connection?.busCall("GetConnectionCredentials", [.string(sender)]),
-                  case .uint32(let pid)? = reply.first?.vardictEntries?["ProcessID"]?.unwrapped else { return nil }
-            return Int32(bitPattern: pid)
-        }
+        guard let reply = try? lookup?.busCall("GetConnectionCredentials", [.string(sender)]),
+              case .uint32(let pid)? = reply.first?.vardictEntries?["ProcessID"]?.unwrapped else { return nil }
+        return Int32(bitPattern: pid)
     }
 
     /// What /proc says of process `pid`.
