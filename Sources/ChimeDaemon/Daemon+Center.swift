@@ -51,8 +51,10 @@ extension Daemon {
         mayReleaseAttachments(event)
         // Kept across restarts (a Focus turned on or off by hand is too): saved with this turn's
         // commit, once however many changes it brought.
-        if case .focusChanged = event { appStateUnsaved = true }
-        if case .appStateChanged = event { appStateUnsaved = true }
+        switch event {
+        case .focusChanged, .appStateChanged: appStateUnsaved = true
+        default: break
+        }
         center?.record(event, wall: wall)
     }
 

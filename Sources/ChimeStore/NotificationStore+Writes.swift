@@ -156,7 +156,8 @@ extension NotificationStore {
     @discardableResult
     public func commit() -> Bool {
         holding = false
-        var kept = failedWrite == nil
+        var kept = !transactionFailed
+        transactionFailed = false
         if sqlite.inTransaction {
             // A failed statement may have left the rest of the transaction standing: none of it
             // is kept, so what the turn promised is all or nothing.

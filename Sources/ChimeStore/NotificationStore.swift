@@ -30,6 +30,8 @@ public final class NotificationStore {
     public var keptChanged: (_ problem: String?) -> Void = { _ in }
     /// What the last write that failed said, until the next commit looks (`noteKept`).
     var failedWrite: String?
+    /// A statement of the transaction `holdCommits` asked for failed: `commit` keeps none of it.
+    var transactionFailed = false
 
     /// Opens or creates the store; a damaged file is moved aside and a fresh one made.
     public init(path: String, report: @escaping (_ key: String, _ message: String) -> Void = { _, _ in }) throws(StoreError) {
@@ -137,6 +139,7 @@ public final class NotificationStore {
             let problem = full ? fullDisk : "history is not being kept: cannot \(what) in \(path): \(error)"
             report("error-\(error.code & 0xff)", problem)
             failedWrite = problem
+            if holding { transactionFailed = true }
             return false
         }
     }

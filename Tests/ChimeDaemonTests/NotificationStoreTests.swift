@@ -347,6 +347,23 @@ import Testing
         #expect(store.ids(app: nil) == [1, 41])
     }
 
+    /// A write that failed outside any turn (a prune or a checkpoint while the disk was full) is
+    /// not the next turn's: once there is room, that turn's commit keeps it.
+    @Test func aFailureOutsideATurnDoesNotRefuseTheNextOne() throws {
+        let store = try NotificationStore(path: folder + "/outside.db")
+        store.record(notification(1), wall: 0)
+        #expect(store.commit())
+        var pages: Int64 = 0
+        try store.sqlite.run("PRAGMA page_count") { pages = $0.integer(0) }
+        try store.sqlite.execute("PRAGMA max_page_count=\(pages)")
+        for id in 2...40 { store.record(notification(UInt32(id), summary: String(repeating: "x", count: 2_000)), wall: 0) }
+        try store.sqlite.execute("PRAGMA max_page_count=100000")
+        store.holdCommits()
+        store.record(notification(41), wall: 0)
+        #expect(store.commit(), "the turn's own writes all succeeded")
+        #expect(store.ids(app: nil).contains(41))
+    }
+
     @Test func pruningKeepsTheNewestAndWhatIsHeldInShortBatches() throws {
         let store = try NotificationStore(path: folder + "/chime.db")
         var held = notification(1)
