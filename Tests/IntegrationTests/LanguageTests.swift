@@ -162,13 +162,12 @@ import Testing
         // Text's ink in the body's line (the banner's lowest third; no icon), near its left end
         // and near its right end.
         var left = 0.0, right = 0.0
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            try display.screenshot(to: shot)
+        try display.screenshot(to: shot) { shot in
             let (y, height) = (banner.y + banner.height * 2 / 3, banner.height / 3 - 6)
             left = try XDisplay.brightness(x: banner.x + 10, y: y, width: 60, height: height, in: shot)
             right = try XDisplay.brightness(x: banner.x + banner.width - 80, y: y, width: 60, height: height, in: shot)
-        } while right - left < 0.01 && Date() < deadline
+            return right - left >= 0.01
+        }
         #expect(right - left >= 0.01, "left \(left), right \(right): \(shot)")
     }
 }
@@ -185,9 +184,7 @@ import Testing
         _ = try display.waitForWindows("chime-center") { $0.count == 1 }
         let shot = bus.directory.appendingPathComponent("panel.png").path
         // Drawn once its header's title is: the header's band is no longer blank.
-        let deadline = Date().addingTimeInterval(10)
-        repeat { try display.screenshot(to: shot) } while try XDisplay.brightness(x: display.width - 410, y: 15, width: 150, height: 30, in: shot) < 0.02
-            && Date() < deadline
+        try display.screenshot(to: shot) { try XDisplay.brightness(x: display.width - 410, y: 15, width: 150, height: 30, in: $0) >= 0.02 }
         return (shot, bus.directory, display, bus)
     }
 

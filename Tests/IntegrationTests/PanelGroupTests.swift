@@ -23,8 +23,7 @@ import Testing
             _ = try display.waitForWindows("chime-center") { $0.count == 1 }
             // Mapped before its list is drawn: the first notification's row has the focus once it is.
             let shot = bus.directory.appendingPathComponent("panel.png").path
-            let deadline = Date().addingTimeInterval(10)
-            repeat { try display.screenshot(to: shot) } while try PanelTests.cards(in: shot, panelX: display.width - 420) == 0 && Date() < deadline
+            try display.screenshot(to: shot) { try PanelTests.cards(in: $0, panelX: display.width - 420) > 0 }
         }
 
         var region: (x: Int, y: Int, width: Int, height: Int) { (display.width - 420, 0, 420, display.height) }

@@ -53,8 +53,7 @@ import Testing
         #expect(try Self.centerOpen(bus))
         let shot = bus.directory.appendingPathComponent("panel.png").path
         // Polled: a panel whose program has just started is mapped before its list is drawn.
-        let deadline = Date().addingTimeInterval(10)
-        repeat { try display.screenshot(to: shot) } while try Self.cards(in: shot, panelX: display.width - 420) < 3 && Date() < deadline
+        try display.screenshot(to: shot) { try Self.cards(in: $0, panelX: display.width - 420) >= 3 }
         #expect(try XDisplay.brightness(x: display.width - 400, y: 300, width: 380, height: 200, in: shot) > 0.05, "the panel is drawn at the right")
         #expect(try XDisplay.brightness(x: 20, y: 300, width: 380, height: 200, in: shot) == 0, "nothing at the left")
         #expect(try Self.cards(in: shot, panelX: display.width - 420) == 3, "Mail's two and Chat's one, each a card")

@@ -24,11 +24,10 @@ import Testing
         let shot = bus.directory.appendingPathComponent("card.png").path
         // The art's rows: a run of white down a column inside it.
         var artRows: Range<Int>?
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            try display.screenshot(to: shot)
+        try display.screenshot(to: shot) { shot in
             artRows = Self.whiteRun(try XDisplay.column(x: panelX + 40, in: shot))
-        } while artRows == nil && Date() < deadline
+            return artRows != nil
+        }
         let rows = try #require(artRows, "the card shows the player's art")
         let region = (x: panelX, y: rows.lowerBound, width: 420, height: rows.count)
         try player.setTrack("Song F", artist: "Other Testers")

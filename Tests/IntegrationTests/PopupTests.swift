@@ -42,12 +42,11 @@ import Testing
         // The icon's square (48, inside the border and padding) against the banner's background
         // under it, where nothing is drawn.
         var icon = 0.0, background = 0.0
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            try display.screenshot(to: shot)
+        try display.screenshot(to: shot) { shot in
             icon = try XDisplay.brightness(x: banner.x + 14, y: banner.y + 14, width: 46, height: 46, in: shot)
             background = try XDisplay.brightness(x: banner.x + 14, y: banner.y + banner.height - 8, width: 46, height: 4, in: shot)
-        } while icon - background < 0.08 && Date() < deadline
+            return icon - background >= 0.08
+        }
         #expect(icon - background >= 0.08, "icon \(icon), background \(background)")
     }
 
@@ -83,13 +82,11 @@ import Testing
         let second = try client.notify(summary: "plain", body: "text", timeout: 0)
         let top = try #require(try display.waitForWindows { $0.count == 2 && $0.first?.title == "chime-banner-\(second)" }.first)
         let shot = bus.directory.appendingPathComponent("shot.png").path
-        // Polled: nothing says when the X server has drawn a window.
-        let deadline = Date().addingTimeInterval(5)
         var drawn = 0.0
-        repeat {
-            try display.screenshot(to: shot)
+        try display.screenshot(to: shot, timeout: 5) { shot in
             drawn = try XDisplay.brightness(x: top.x + 4, y: top.y + 4, width: top.width - 8, height: top.height - 8, in: shot)
-        } while drawn < 0.05 && Date() < deadline
+            return drawn > 0.05
+        }
         #expect(drawn > 0.05, "the new banner is drawn: \(drawn)")
     }
 

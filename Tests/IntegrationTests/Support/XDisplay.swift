@@ -201,6 +201,13 @@ final class XDisplay: @unchecked Sendable {
         try run("/usr/bin/import", ["-window", "root", path])
     }
 
+    /// Screenshots the screen to `path` until `shows` says the shot holds what the test waits
+    /// for, or `timeout` passes: nothing says when the X server has drawn a window.
+    func screenshot(to path: String, timeout: Double = 10, until shows: (String) throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat { try screenshot(to: path) } while try !shows(path) && Date() < deadline
+    }
+
     func click(x: Int, y: Int, button: Int = 1) throws {
         try run("/usr/bin/xdotool", ["mousemove", "\(x)", "\(y)", "click", "\(button)"])
     }
