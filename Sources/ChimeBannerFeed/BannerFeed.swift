@@ -91,12 +91,15 @@ public final class BannerFeed {
             Log.info("presenter: \(error.message)")
             return 1
         }
-        connection.attachToMainLoop { [unowned self] message in
+        connection.attachToMainLoop(handler: { [unowned self] message in
             guard heard(message) else { return false }
             followScreen()
             return true
+        }, turnEnded: { [unowned self] in board?.arrange() })
+        if board != nil {
+            showWhatIsPresented()
+            board?.arrange()
         }
-        if board != nil { showWhatIsPresented() }
         // The panel, if it was opened before this process started (it is started for it).
         if (try? connection.call(.methodCall(destination: Self.controlName, path: Self.controlPath, interface: Self.controlName,
                                              method: "GetStatus", arguments: [])))?.first?.vardictEntries?["center-open"]?.bool == true {

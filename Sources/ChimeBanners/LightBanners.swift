@@ -132,12 +132,10 @@ public final class LightBanners {
 
     public func show(_ content: BannerContent) {
         if let stale = queue.show(content) { shown[stale] = nil }
-        arrange()
     }
 
     public func show(_ content: BannerContent, replacing previous: UInt32) {
         for stale in queue.show(content, replacing: previous) { shown[stale] = nil }
-        arrange()
     }
 
     public var isShowing: Bool { !queue.isEmpty }
@@ -145,7 +143,6 @@ public final class LightBanners {
     public func hide(_ id: UInt32) {
         guard queue.hide(id) else { return }
         shown[id] = nil
-        arrange()
     }
 
     /// While the panel is open, banners wait off the screen (their windows freed).
@@ -153,8 +150,7 @@ public final class LightBanners {
         didSet { if suspended != oldValue { arrange() } }
     }
 
-    /// Draws the visible banners, places them, and counts the rest in "+N more".
-    private func arrange() {
+    public func arrange() {
         let visible = suspended ? [] : Array(queue.contents.prefix(max(1, settings.maximumVisible)))
         let visibleIDs = Set(visible.map(\.id))
         for id in shown.keys where !visibleIDs.contains(id) { shown[id] = nil }

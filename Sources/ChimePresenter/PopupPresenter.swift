@@ -80,13 +80,11 @@ public final class PopupPresenter {
     /// Shows a notification, or redraws it in place when its id is already shown.
     public func show(_ content: BannerContent) {
         if let stale = queue.show(content) { windows[stale] = nil }  // drawn again with the new content
-        arrange()
     }
 
     /// Shows a notification where `previous` was shown (its thread's banner), or as a new one.
     public func show(_ content: BannerContent, replacing previous: UInt32) {
         for stale in queue.show(content, replacing: previous) { windows[stale] = nil }
-        arrange()
     }
 
     /// Whether any banner is on screen (or waits in "+N more").
@@ -95,7 +93,6 @@ public final class PopupPresenter {
     public func hide(_ id: UInt32) {
         guard queue.hide(id) else { return }
         windows[id] = nil
-        arrange()
     }
 
     /// While the panel is open it shows every notification itself: banners wait off the screen
@@ -104,8 +101,7 @@ public final class PopupPresenter {
         didSet { if suspended != oldValue { arrange() } }
     }
 
-    /// Draws the visible banners, places them, and counts the rest in "+N more".
-    private func arrange() {
+    public func arrange() {
         if suspended {
             windows = [:]
             if let more { gtk_widget_hide(more) }
