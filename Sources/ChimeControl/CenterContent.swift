@@ -50,15 +50,14 @@ public struct CenterContent: Equatable, Sendable {
             attachments = record["attachments"].map(Attachment.attachments(fromRecords:)) ?? []
             offers = BannerContent.offers(record["offers"])
             reasons = record["reasons"]?.strings ?? []
+            shownReason = record["shown-reason"]?.string
         }
 
         /// Why the decision came out as it did (`chimectl why`).
         public var reasons: [String]
 
-        /// The reason to show on it: what held it or kept it quiet (its level goes without saying).
-        public var shownReason: String? {
-            reasons.first { $0.hasPrefix("held") || $0.hasPrefix("banner waited") || $0.hasPrefix("quiet") || $0.hasPrefix("merged") }
-        }
+        /// The reason to show on it: what held it or kept it quiet (`Reason.explainsQuiet`).
+        public var shownReason: String?
 
         /// What Chime offers about its app (`Offer`), while it is open.
         public var offers: [Offer]

@@ -77,7 +77,7 @@ public enum NotificationRecord {
         add("reply-submit-text", hints.replySubmitText.map { .string($0) })
         if !hints.destructiveActions.isEmpty { add("destructive-actions", .stringArray(hints.destructiveActions)) }
         if let rules = notification.decision?.rules, !rules.isEmpty { add("rules", .stringArray(rules)) }
-        if let reasons = notification.decision?.reasons, !reasons.isEmpty { add("reasons", .stringArray(reasons)) }
+        for (key, value) in Reason.fields(notification.decision?.reasons ?? []) { add(key, value) }
         if let offers = notification.decision?.offers, !offers.isEmpty {
             add("offers", .array(elementSignature: "a{sv}", offers.map { offer in
                 .vardict([("text", .string(offer.text)), ("actions", .stringArray(offer.actions.flatMap { [$0.key, $0.label] }))])

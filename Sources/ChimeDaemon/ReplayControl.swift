@@ -41,6 +41,6 @@ extension Daemon {
 
     private static func record(_ change: Replay.Change) -> BusValue {
         .vardict([("id", .uint32(change.id)), ("app-name", .string(change.appName)), ("summary", .string(change.summary)),
-                  ("was", .stringArray(change.was)), ("would", .stringArray(change.would))])
+                  ("was", .stringArray(change.was.map(\.text))), ("would", .stringArray(change.would.map(\.text)))])
     }
 }

@@ -202,7 +202,7 @@ extension NotificationStore {
         CenterEntry(notification: notification(row), state: row.text(6) ?? "", created: row.integer(8), updated: row.integer(9),
                     thread: row.text(11) ?? "", unread: row.integer(13) != 0,
                     closeReason: row.integer(7) != 0 ? UInt32(clamping: row.integer(7)) : nil,
-                    reasons: row.text(reasonsColumn).map { $0.split(separator: "\n").map(String.init) } ?? [])
+                    reasons: row.text(reasonsColumn).map(Reason.read) ?? [])
     }
 
     static func notification(_ row: SQLiteDatabase.Row) -> Notification {

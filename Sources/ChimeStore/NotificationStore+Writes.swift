@@ -55,7 +55,7 @@ extension NotificationStore {
             unreadValue(notification), .integer(Int64(notification.repeatCount)),
             .optional(focus), .optional(snoozeUntil), .null, .optional(request.hints.relevance),
             .optional(KeptHints.json(request)),
-            .optional(notification.decision.map { $0.reasons.joined(separator: "\n") }),
+            .optional(notification.decision.map { Reason.kept($0.reasons) }),
             .optional(notification.decision.map(\.facts.encoded)),
         ]
     }

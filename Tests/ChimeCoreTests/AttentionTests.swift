@@ -74,7 +74,7 @@ import Testing
         #expect(notification.decision?.offers.flatMap(\.actions).map(\.key) == [Offer.keep, Offer.turnOff])
         let again = try attention.notify(.make(app: "news"), from: ":1.1", now: at(.monday, "10:00"))
         #expect(attention.server.notification(again.id)?.decision?.offers.first?.offers(Offer.keep) == true, "a repeat offers it too")
-        #expect(notification.decision?.reasons.first == "level passive: news is provisional, quiet until you choose Keep (authorization = provisional)")
+        #expect(notification.decision?.reasons.map(\.text).first == "level passive: news is provisional, quiet until you choose Keep (authorization = provisional)")
 
         // Keep: from now on the app is allowed and its notifications are presented; the
         // notification stays, offering it no more.

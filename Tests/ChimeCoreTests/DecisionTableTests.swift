@@ -93,11 +93,11 @@ import Testing
         never.timeout = .never
         #expect(decide([:], timeout: 5000).lifetime == .after(.seconds(5)))
         #expect(decide([:], timeout: 0).lifetime == .untilClosed)
-        #expect(decide([:], timeout: 0).reasons.last == "stays until closed: the app asks (expire_timeout 0)")
+        #expect(decide([:], timeout: 0).reasons.map(\.text).last == "stays until closed: the app asks (expire_timeout 0)")
         #expect(decide(["urgency": .byte(2)]).lifetime == .untilClosed, "the spec: critical urgency does not expire")
-        #expect(decide(["urgency": .byte(2)]).reasons.last == "stays until closed: urgency critical")
+        #expect(decide(["urgency": .byte(2)]).reasons.map(\.text).last == "stays until closed: urgency critical")
         #expect(decide(["urgency": .byte(2)], app: short).lifetime == .after(.seconds(3)), "the user's timeout wins over urgency")
-        #expect(decide([:], app: never).reasons.last == "stays until closed: app has timeout = never")
+        #expect(decide([:], app: never).reasons.map(\.text).last == "stays until closed: app has timeout = never")
         var trusted = short
         trusted.criticalAlerts = true
         #expect(decide(["x-chime-interruption-level": .string("critical")], app: trusted).lifetime == .untilClosed,
@@ -159,7 +159,7 @@ import Testing
         let decision = DeliveryDecision.decide(.make(app: "battery", hints: ["urgency": .byte(2)]), identity: "battery",
                                                context: .init(app: battery, focus: FocusMode.builtIn.first { $0.name == FocusMode.fullscreen }))
         #expect(decision.level == .critical && decision.banner && decision.hold == nil, "it breaks through fullscreen")
-        #expect(decision.reasons.first == "level critical: urgency critical from battery, which has critical-alerts")
+        #expect(decision.reasons.map(\.text).first == "level critical: urgency critical from battery, which has critical-alerts")
     }
 
     @Test(arguments: [("Chromium", "chromium"), ("Google Chrome", "google-chrome"), ("Chromium", "org.chromium.Chromium"),
@@ -172,7 +172,7 @@ import Testing
                                                context: .init(app: AppSettings(), budget: budget))
         #expect(decision.level == .active && decision.budgetChange == nil, "no time-sensitive budget spent")
         #expect(decision.lifetime == .untilClosed && decision.offers.isEmpty)
-        #expect(decision.reasons.first == "level active: a browser's urgency critical asks only to stay on screen (requireInteraction)")
+        #expect(decision.reasons.map(\.text).first == "level active: a browser's urgency critical asks only to stay on screen (requireInteraction)")
         #expect(level(["urgency": .byte(2), "desktop-entry": .string("firefox")]) == .timeSensitive, "other apps' is urgent")
     }
 
@@ -419,27 +419,27 @@ import Testing
 
     @Test func presentedHeldQuietAndDropped() {
         let plain = Self.decide(.make(app: "Slack"))
-        #expect(plain.reasons == ["level active: urgency normal"])
+        #expect(plain.reasons.map(\.text) == ["level active: urgency normal"])
 
         var work = FocusMode(name: "work")
         work.allowsTimeSensitive = false
         let held = Self.decide(.make(app: "Slack", hints: ["urgency": .byte(2)]), focus: work)
-        #expect(held.reasons == ["level time-sensitive: urgency critical", "held: Focus Work does not allow Slack"])
+        #expect(held.reasons.map(\.text) == ["level time-sensitive: urgency critical", "held: Focus Work does not allow Slack"])
 
         var quietApp = AppSettings()
         quietApp.banners = false
-        #expect(Self.decide(.make(app: "Slack"), app: quietApp).reasons.contains("no banner: Slack has banners = false"))
+        #expect(Self.decide(.make(app: "Slack"), app: quietApp).reasons.map(\.text).contains("no banner: Slack has banners = false"))
 
         var summary = AppSettings()
         summary.delivery = .summary
-        #expect(Self.decide(.make(app: "Slack"), app: summary).reasons.last == "held for the scheduled summary: Slack has delivery = summary")
+        #expect(Self.decide(.make(app: "Slack"), app: summary).reasons.map(\.text).last == "held for the scheduled summary: Slack has delivery = summary")
 
         var denied = AppSettings()
         denied.authorization = .denied
-        #expect(Self.decide(.make(app: "Slack"), app: denied).reasons.last == "dropped: Slack is turned off (authorization = denied)")
+        #expect(Self.decide(.make(app: "Slack"), app: denied).reasons.map(\.text).last == "dropped: Slack is turned off (authorization = denied)")
 
         let clamped = Self.decide(.make(app: "Slack", hints: ["x-chime-interruption-level": .string("critical")]))
-        #expect(clamped.reasons.first == "level time-sensitive: critical needs critical-alerts, which Slack does not have")
+        #expect(clamped.reasons.map(\.text).first == "level time-sensitive: critical needs critical-alerts, which Slack does not have")
     }
 
     /// Design section 21: a volume key's OSD (`notify-send -u low` with a stack tag and a value)
@@ -457,7 +457,7 @@ import Testing
         }
         #expect(shown.feedback && shown.banner && !shown.sound && shown.hold == nil)
         #expect(!shown.inCenter && !shown.unread && shown.rateLimited == .admitted && shown.takesOver == nil)
-        #expect(shown.reasons == ["level passive: urgency low",
+        #expect(shown.reasons.map(\.text) == ["level passive: urgency low",
                                   "feedback you caused (a stack tag and a value): shown at once, silent, not kept in the center"])
         let pressedAgain = Self.decide(osd) { $0.replacing = .presented }
         #expect(pressedAgain.banner && !pressedAgain.sound)
@@ -469,7 +469,7 @@ import Testing
 
     @Test func replacedRefusedAndDroppedCloseAtOnce() {
         let replaced = Self.decide(.make(app: "Slack", replaces: 4)) { $0.replacing = .presented }
-        #expect(replaced.reasons.contains("banner: replaces one of Slack's in place") && !replaced.interrupts)
+        #expect(replaced.reasons.map(\.text).contains("banner: replaces one of Slack's in place") && !replaced.interrupts)
         let limit = CenterSettings.RateLimit(burst: 1, perMinute: 1, action: .refuse)
         var ledger = DeliveryDecision.Ledger()
         var context = DeliveryDecision.Context(app: AppSettings(), rateLimit: limit)
@@ -479,20 +479,20 @@ import Testing
         #expect(second.refusal == "Slack sent more than 1 notifications at once; try again later")
         context.rateLimit?.action = .quiet
         let quiet = DeliveryDecision.decide(.make(app: "Slack"), identity: "Slack", context: context, ledger: &ledger)
-        #expect(quiet.refusal == nil && !quiet.banner && quiet.reasons.contains("quiet: over Slack's rate limit"))
+        #expect(quiet.refusal == nil && !quiet.banner && quiet.reasons.map(\.text).contains("quiet: over Slack's rate limit"))
     }
 
     @Test func mergedTakenOverKeptUnderAHigherOneAndMuted() {
-        #expect(Self.decide(.make(app: "Slack")) { $0.repeats = true }.reasons.contains { $0.hasPrefix("merged:") })
+        #expect(Self.decide(.make(app: "Slack")) { $0.repeats = true }.reasons.map(\.text).contains { $0.hasPrefix("merged:") })
         let takesOver = Self.decide(.make(app: "Slack")) { $0.cooling = .init(banner: 7, bannerLevel: .active) }
-        #expect(takesOver.takesOver == 7 && takesOver.reasons.contains("banner: updates its thread's banner, within the thread's cooldown"))
+        #expect(takesOver.takesOver == 7 && takesOver.reasons.map(\.text).contains("banner: updates its thread's banner, within the thread's cooldown"))
         let under = Self.decide(.make(app: "Slack")) { $0.cooling = .init(banner: 7, bannerLevel: .timeSensitive) }
-        #expect(!under.banner && under.takesOver == nil && under.reasons.contains("quiet: its thread's banner is of a higher level and keeps the screen"))
-        #expect(Self.decide(.make(app: "Slack")) { $0.muted = true }.reasons.contains("no sound: sounds are muted"))
+        #expect(!under.banner && under.takesOver == nil && under.reasons.map(\.text).contains("quiet: its thread's banner is of a higher level and keeps the screen"))
+        #expect(Self.decide(.make(app: "Slack")) { $0.muted = true }.reasons.map(\.text).contains("no sound: sounds are muted"))
         let sharing = FocusMode.builtIn.first { $0.name == FocusMode.sharing }!
         let alarm = Self.decide(.make(app: "Slack", hints: ["x-chime-interruption-level": .string("critical")]),
                                 app: DecisionTableTests.trusting, focus: sharing)
-        #expect(alarm.redacted && alarm.reasons.contains("preview hidden: Focus Screen Sharing hides previews"))
-        #expect(alarm.reasons.contains("stays until closed: critical"))
+        #expect(alarm.redacted && alarm.reasons.map(\.text).contains("preview hidden: Focus Screen Sharing hides previews"))
+        #expect(alarm.reasons.map(\.text).contains("stays until closed: critical"))
     }
 }

@@ -88,7 +88,7 @@ import Testing
         #expect(attention.currentFocus?.name == FocusMode.fullscreen)
         let recap = try #require(attention.server.notifications.first { $0.request.summary == "While Work was on" })
         #expect(recap.state == .heldByFocus(FocusMode.fullscreen), "no banner of Chime's over the fullscreen window")
-        #expect(recap.decision?.reasons.contains("banner waited: a fullscreen window has the focus") == true)
+        #expect(recap.decision?.reasons.map(\.text).contains("banner waited: a fullscreen window has the focus") == true)
         #expect(!off.contains { if case .presented = $0 { true } else { false } })
 
         let ended = attention.follow(Self.window("mpv"), now: now)

@@ -40,7 +40,7 @@ import Testing
         #expect(decision.level == .passive && !decision.banner && !decision.sound)
         #expect(decision.nowPlaying == "Song A")
         #expect(!decision.unread && decision.inCenter)
-        #expect(decision.reasons.first?.contains("now playing") == true, "\(decision.reasons)")
+        #expect(decision.reasons.map(\.text).first?.contains("now playing") == true, "\(decision.reasons.map(\.text))")
         #expect(!attention.unread.isUnread(id))
     }
 

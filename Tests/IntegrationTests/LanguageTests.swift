@@ -63,6 +63,22 @@ import Testing
                 "\((try? bus.chimectl("history").stdout) ?? "")")
     }
 
+    /// The center keeps a decision's reasons as messages and values, not as sentences: `why`
+    /// speaks the language chimed runs in now, and the panel's reason for a held notification
+    /// (`shown-reason`) is there in every language.
+    @Test func reasonsAreSaidInTheLanguageChimedRunsInNow() throws {
+        let bus = try TestBus(config: "[focus work]\n")
+        _ = try bus.chimectl("focus", "on", "work")
+        let id = try bus.run("notify-send", ["-p", "-a", "Chat", "held", "x"]).stdout
+        #expect(try bus.chimectl("why", id).stdout.contains("held: Focus Work does not allow Chat"))
+        bus.extraEnvironment = Self.language("de_DE.UTF-8")
+        try bus.restartChimed()
+        let why = try bus.run(TestBus.chimectl, ["why", id]).stdout
+        #expect(why.contains("zurückgehalten: der Fokus Work erlaubt Chat nicht"), "\(why)")
+        let record = try bus.chimectl("history", "--json").stdout
+        #expect(record.contains(#""shown-reason":"zurückgehalten: der Fokus Work erlaubt Chat nicht""#), "\(record)")
+    }
+
     /// Each language translates every message, and the template has exactly the sources' messages.
     @Test func theCataloguesAreWholeAndInStepWithTheSources() throws {
         let root = TestBus.packageRoot

@@ -73,7 +73,7 @@ public struct DeliveryDecision: Equatable, Sendable {
     /// What Chime offers about its app, said with it (`Offer`).
     public var offers: [Offer] = []
     /// Why it came out so, in order (`reasons(_:…)`): what `chimectl why` says.
-    public var reasons: [String] = []
+    public var reasons: [Reason] = []
     /// What it was decided from besides the notification and the config: what replay takes.
     public var facts = DecisionFacts()
 

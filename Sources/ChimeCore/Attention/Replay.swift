@@ -7,9 +7,9 @@ public enum Replay {
     public struct Entry: Sendable {
         public var notification: Notification
         public var facts: DecisionFacts
-        public var reasons: [String]
+        public var reasons: [Reason]
 
-        public init(notification: Notification, facts: DecisionFacts, reasons: [String]) {
+        public init(notification: Notification, facts: DecisionFacts, reasons: [Reason]) {
             self.notification = notification
             self.facts = facts
             self.reasons = reasons
@@ -38,8 +38,8 @@ public enum Replay {
         public var id: UInt32
         public var appName: String
         public var summary: String
-        public var was: [String]
-        public var would: [String]
+        public var was: [Reason]
+        public var would: [Reason]
     }
 
     public static func run(_ entries: [Entry], settings: ChimeSettings, apps registry: AppRegistry) -> (apps: [App], changes: [Change]) {

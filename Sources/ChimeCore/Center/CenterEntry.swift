@@ -12,10 +12,10 @@ public struct CenterEntry: Sendable {
     public var unread: Bool
     public var closeReason: UInt32?
     /// Why the decision came out as it did (`DeliveryDecision.reasons`).
-    public var reasons: [String]
+    public var reasons: [Reason]
 
     public init(notification: Notification, state: String, created: Int64, updated: Int64, thread: String, unread: Bool,
-                closeReason: UInt32?, reasons: [String] = []) {
+                closeReason: UInt32?, reasons: [Reason] = []) {
         self.notification = notification
         self.state = state
         self.created = created
@@ -33,7 +33,7 @@ public struct CenterEntry: Sendable {
         var fields: [(String, BusValue)] = [("state", .string(state)), ("created", .int64(created)), ("updated", .int64(updated)),
                                             ("thread", .string(thread)), ("unread", .bool(unread))]
         if let closeReason { fields.append(("close-reason", .uint32(closeReason))) }
-        if !reasons.isEmpty { fields.append(("reasons", .stringArray(reasons))) }
+        fields += Reason.fields(reasons)
         return fields
     }
 }
