@@ -2,13 +2,10 @@ import CDBus
 import CShims
 import ChimeCore
 import ChimeGLib
-import Synchronization
 
 /// A private connection to the session bus. chimectl uses the blocking calls; chimed and
-/// chime-presenter attach it to the GLib main loop (`MainLoopServing`).
-///
-/// `@unchecked Sendable`: libdbus is thread-safe, and how the connection is served is set once.
-public final class BusConnection: @unchecked Sendable {
+/// chime-presenter attach it to the GLib main loop (`MainLoopServing`). One thread's.
+public final class BusConnection {
     let raw: OpaquePointer
 
     /// How incoming messages are served, set once: none for blocking calls alone.
@@ -52,19 +49,19 @@ public final class BusConnection: @unchecked Sendable {
     static let descriptorCallsPerSender = 8
 
     /// The methods (interface, member) that read descriptors passed with them.
-    private let descriptorMethods = Mutex<Set<String>>([])
+    private var descriptorMethods: Set<String> = []
 
     /// Lets calls of `member` bring file descriptors (the portal's icons and sounds); a call of
     /// any other that brings some is refused as it arrives, and its descriptors closed.
     public func takeDescriptors(interface: String, member: String) {
-        descriptorMethods.withLock { _ = $0.insert(interface + "." + member) }
+        descriptorMethods.insert(interface + "." + member)
     }
 
     /// Why a message that brought descriptors is not taken: its method takes none, or its
     /// sender has enough such calls waiting. nil: it is taken. Runs as the message arrives.
     private func descriptorRefusal(_ message: Message, backlog: Backlog) -> BusError? {
         let method = (message.interface ?? "") + "." + (message.member ?? "")
-        guard message.kind == .methodCall, descriptorMethods.withLock({ $0.contains(method) }) else {
+        guard message.kind == .methodCall, descriptorMethods.contains(method) else {
             return .invalidArgs("\(message.member ?? "this message") takes no file descriptors")
         }
         guard backlog.descriptorCalls(from: message.sender ?? "") < Self.descriptorCallsPerSender else {

@@ -4,8 +4,8 @@ import Foundation
 @testable import ChimeDBus
 
 /// A stand-in for a system or desktop service: owns `name` on the bus at `address` and answers
-/// calls with `handle` (true: answered), on a thread of its own; libdbus connections are
-/// thread-safe. Stops with `stop()`.
+/// calls with `handle` (true: answered), on a thread of its own, which alone uses its
+/// connection once started. Stops with `stop()`.
 final class FakeService: @unchecked Sendable {
     let connection: BusConnection
     private let lock = NSLock()
@@ -17,8 +17,9 @@ final class FakeService: @unchecked Sendable {
         self.connection = connection
         _ = try connection.requestName(name, replace: false)
         connection.setHandler { message in message.kind == .methodCall && handle(message, connection) }
+        nonisolated(unsafe) let served = connection
         let thread = Thread { [unowned self] in
-            while lock.withLock({ running }) { _ = connection.readWriteDispatch(timeoutMilliseconds: 50) }
+            while lock.withLock({ running }) { _ = served.readWriteDispatch(timeoutMilliseconds: 50) }
         }
         self.thread = thread
         thread.start()
