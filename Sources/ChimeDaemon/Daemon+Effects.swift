@@ -31,6 +31,7 @@ extension Daemon {
     func handle(_ event: ServerEvent) {
         attention.unread.observe(event)
         activity.count(event, day: clock.localTime(unixMilliseconds: LocalClock.wallMilliseconds()).day)
+        portal.follow(event)
         switch event {
         case .presented(let notification):
             presenter.needed()
@@ -49,7 +50,6 @@ extension Daemon {
             break
         case .deleted(let id):
             deletedUnannounced.append(.uint32(id))
-            if !portalNotifications.isEmpty { portalNotifications.forget(id) }
         case .withdrawn(let notification):
             // Replaced in place by one that is not shown: its banner comes down, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.undefined.rawValue)])
@@ -57,7 +57,6 @@ extension Daemon {
             // Off the screen but still open: presenters hide it, the app is not told.
             emitControl("Withdrawn", [.uint32(notification.id), .uint32(CloseReason.dismissed.rawValue)])
         case .closed(let notification, let reason):
-            if !portalNotifications.isEmpty { portalNotifications.closed(notification.id) }
             emitNotifications("NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)])
             // Presenters hear only of what they were shown: a flood rate-limited into the center
             // costs one signal per notification, not two.
@@ -73,7 +72,7 @@ extension Daemon {
             retired.add(notification.id)
         case .actionInvoked(let notification, _) where notification.sender == Attention.selfSender:
             break
-        case .actionInvoked where sayToPortal(event), .replied where sayToPortal(event):
+        case .actionInvoked where portal.say(event, token: takeToken), .replied where portal.say(event, token: takeToken):
             // Came through the notification portal: said back to it, under the app's names.
             break
         case .actionInvoked(let notification, let key):
@@ -153,6 +152,9 @@ extension Daemon {
         objects.emitPropertiesChanged(path: Self.notificationsPath, interface: notificationsSpec,
                                       [("Inhibited", .bool(attention.focus.sharing))])
     }
+
+    /// The activation token a presenter made for the click on notification `id`, taken.
+    private func takeToken(_ id: UInt32) -> String { activationTokens.removeValue(forKey: id) ?? "" }
 
     /// For an action chosen where no presenter made a token (chimectl, a bar): an X11
     /// startup-notification id of chimed's own. Compositors do not honour it; a presenter's do.

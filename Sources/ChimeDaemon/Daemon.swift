@@ -31,11 +31,14 @@ public final class Daemon {
     let loop = MainLoop()
     let notificationsSpec = InterfaceSpec.load("org.freedesktop.Notifications.xml")[0]
     let controlSpec = InterfaceSpec.load("dev.chime.Chime1.xml")[0]
-    let portalSpec = InterfaceSpec.load("org.freedesktop.impl.portal.Notification.xml")[0]
-    /// Notifications that came through the notification portal (`PortalBackend`).
-    var portalNotifications = PortalRegistry()
-    /// Where the portal's icons and sounds, passed as descriptors, are kept as files.
-    private(set) lazy var portalFiles = PortalFiles(environment: environment)
+    /// The notification portal's backend, for sandboxed apps.
+    private(set) lazy var portal = PortalBackend(
+        environment: environment, decoder: decoder, identities: identities, control: control,
+        deliver: { [unowned self] request, call, identity throws(RequestError) in try deliver(request, for: call, system: identity, now: now) },
+        close: { [unowned self] id, sender, identity throws(RequestError) in
+            apply(try attention.server.close(id, caller: sender, identity: identity))
+        },
+        isOpen: { [unowned self] in attention.server.notification($0) != nil })
     let decoder = NotifyDecoder()
     /// Who each client is, as the system says.
     let identities = SenderIdentities()
@@ -172,7 +175,7 @@ public final class Daemon {
         panelChild.ended = { [unowned self] in showCenter(false) }
         objects.export(notificationsInterface(), at: Self.notificationsPath)
         control.export(controlInterface(), at: Self.controlPath)
-        control.export(portalInterface(), at: Self.portalPath)
+        control.export(portal.interface(), at: PortalBackend.path)
         try watchBus()
     }
 
@@ -204,7 +207,7 @@ public final class Daemon {
     public func run(replace: Bool) -> Int32 {
         do {
             try NameOwnership(connection: connection).acquire([Self.notificationsName], replace: replace)
-            try NameOwnership(connection: controlConnection).acquire([Self.controlName, Self.portalName], replace: replace)
+            try NameOwnership(connection: controlConnection).acquire([Self.controlName, PortalBackend.name], replace: replace)
         } catch {
             Log.info(error.message)
             return 1

@@ -16,6 +16,16 @@ extension Daemon {
     /// that malloc keeps unless asked to hand them back.
     static let largeCallBytes = 1 << 20
 
+    /// A notification a call brought (Notify, or the portal's AddNotification): decided, what it
+    /// made recorded in the turn's transaction, and the call promised its id, which it is
+    /// answered with once the turn's commit keeps it.
+    func deliver(_ request: NotificationRequest, for call: MethodCall, system: SenderIdentity?, now: Now) throws(RequestError) -> UInt32 {
+        let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
+        apply(events, wall: now.wall)
+        center?.promise(call.message, id: id)
+        return id
+    }
+
     func notificationsInterface() -> ExportedInterface {
         ExportedInterface(spec: notificationsSpec, handlers: [
             "GetCapabilities": { _ in [.stringArray(Self.capabilities)] },
@@ -30,10 +40,7 @@ extension Daemon {
                     let now = now  // read once: the notification and its row keep the same time
                     let system = identities.identity(of: call.sender)
                     try keepAttachments(of: &request, system: system, wall: now.wall)
-                    let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
-                    apply(events, wall: now.wall)
-                    center?.promise(call.message, id: id)
-                    return [.uint32(id)]
+                    return [.uint32(try deliver(request, for: call, system: system, now: now))]
                 } catch {
                     throw BusError(error)
                 }

@@ -8,14 +8,39 @@ import Glibc
 /// dbus/org.freedesktop.impl.portal.Notification.xml: the notification portal's backend
 /// (design section 19), so sandboxed apps reach the attention model with all the portal says.
 /// Served on the control connection, under a name of its own, for xdg-desktop-portal to call.
-extension Daemon {
-    static let portalName = "org.freedesktop.impl.portal.desktop.chime"
-    static let portalPath = "/org/freedesktop/portal/desktop"
+/// Keeps the apps' own ids of what came through it (`PortalRegistry`), so actions go back
+/// through the portal, and the files its icons and sounds came as (`PortalFiles`).
+final class PortalBackend {
+    static let name = "org.freedesktop.impl.portal.desktop.chime"
+    static let path = "/org/freedesktop/portal/desktop"
     /// The portal version whose keys Chime reads.
-    static let portalVersion: UInt32 = 2
+    static let version: UInt32 = 2
+    let spec = InterfaceSpec.load("org.freedesktop.impl.portal.Notification.xml")[0]
 
-    func portalInterface() -> ExportedInterface {
-        ExportedInterface(spec: portalSpec, handlers: [
+    /// What chimed does with a notification, as with one a Notify brings (`Daemon.deliver`):
+    /// its id, which the call is answered with once the center keeps it.
+    typealias Deliver = (_ request: NotificationRequest, _ call: MethodCall, _ identity: SenderIdentity?) throws(RequestError) -> UInt32
+    typealias Close = (_ id: UInt32, _ sender: String, _ identity: SenderIdentity?) throws(RequestError) -> Void
+
+    private var registry = PortalRegistry()
+    private lazy var files = PortalFiles(environment: environment)
+    private let environment: [String: String]
+    private let decoder: NotifyDecoder
+    private let identities: SenderIdentities
+    private let control: ObjectServer
+    private let deliver: Deliver
+    private let closeNotification: Close
+    /// Whether chimed holds notification `id` open.
+    private let isOpen: (UInt32) -> Bool
+
+    init(environment: [String: String], decoder: NotifyDecoder, identities: SenderIdentities, control: ObjectServer,
+         deliver: @escaping Deliver, close: @escaping Close, isOpen: @escaping (UInt32) -> Bool) {
+        (self.environment, self.decoder, self.identities, self.control) = (environment, decoder, identities, control)
+        (self.deliver, closeNotification, self.isOpen) = (deliver, close, isOpen)
+    }
+
+    func interface() -> ExportedInterface {
+        ExportedInterface(spec: spec, handlers: [
             "AddNotification": { [unowned self] call throws(BusError) in
                 try requirePortal(call.sender)
                 guard let appID = call.arguments[0].string, let id = call.arguments[1].string,
@@ -23,12 +48,10 @@ extension Daemon {
                 do throws(RequestError) {
                     let portal = try portalNotification(pairs, descriptors: call.message.fileDescriptors())
                     let key = PortalRegistry.Key(appID: appID, id: id)
-                    let replacing = portalNotifications.id(for: key).flatMap { attention.server.notification($0) }?.id ?? 0
+                    let replacing = registry.id(for: key).flatMap { isOpen($0) ? $0 : nil } ?? 0
                     let request = portal.request(appID: appID, appName: Self.appName(appID), replacing: replacing)
-                    let (chimeID, events) = try attention.notify(request, from: call.sender, system: Self.portalIdentity(appID), now: now)
-                    portalNotifications.record(chimeID, key: key, notification: portal)
-                    apply(events)
-                    center?.promise(call.message, id: chimeID)
+                    let chimeID = try deliver(request, call, Self.identity(appID))
+                    registry.record(chimeID, key: key, notification: portal)
                 } catch {
                     throw BusError(error)
                 }
@@ -37,22 +60,32 @@ extension Daemon {
             "RemoveNotification": { [unowned self] call throws(BusError) in
                 try requirePortal(call.sender)
                 guard let appID = call.arguments[0].string, let id = call.arguments[1].string,
-                      let chimeID = portalNotifications.id(for: .init(appID: appID, id: id)),
-                      attention.server.notification(chimeID) != nil else { return [] }
+                      let chimeID = registry.id(for: .init(appID: appID, id: id)), isOpen(chimeID) else { return [] }
                 do throws(RequestError) {
-                    apply(try attention.server.close(chimeID, caller: call.sender, identity: Self.portalIdentity(appID)))
+                    try closeNotification(chimeID, call.sender, Self.identity(appID))
                 } catch {
                     throw BusError(error)
                 }
                 return []
             },
         ], properties: [
-            "version": { .uint32(Self.portalVersion) },
+            "version": { .uint32(Self.version) },
             "SupportedOptions": {
                 .vardict([("category", .stringArray(PortalNotification.categories)),
                           ("button-purpose", .stringArray(PortalNotification.purposes))])
             },
         ], takesDescriptors: ["AddNotification"])  // icons and sounds, as sealed memfds
+    }
+
+    /// What an event means to the portal's records: a notification deleted from the center is
+    /// forgotten; one closed can no longer be replaced by its app's id.
+    func follow(_ event: ServerEvent) {
+        guard !registry.isEmpty else { return }
+        switch event {
+        case .deleted(let id): registry.forget(id)
+        case .closed(let notification, _): registry.closed(notification.id)
+        default: break
+        }
     }
 
     /// The frontend only: the app id it passes is the identity Chime trusts, so no other client
@@ -100,9 +133,9 @@ extension Daemon {
             case ("themed", let names)?:
                 portal.iconName = names.strings?.first(where: ImageReference.isIconName)
             case ("bytes", .bytes(let data))?:
-                portal.iconFile = try kept(portalFiles.image(data), "icon")
+                portal.iconFile = try kept(files.image(data), "icon")
             case ("file-descriptor", _)?:
-                portal.iconFile = try kept(portalFiles.image(bytes(of: "icon", limit: ImageReference.maximumFileBytes)), "icon")
+                portal.iconFile = try kept(files.image(bytes(of: "icon", limit: ImageReference.maximumFileBytes)), "icon")
             default:
                 if let name = icon.string, ImageReference.isIconName(name) { portal.iconName = name } else {
                     throw .invalidArgument("icon: not a themed name, bytes or a file descriptor")
@@ -114,7 +147,7 @@ extension Daemon {
             case ("default", _): portal.sound = .default
             case ("silent", _): portal.sound = .silent
             case (_, ("file-descriptor", _)?):
-                portal.sound = .file(try kept(portalFiles.sound(bytes(of: "sound", limit: SoundFile.maximumBytes)), "sound"))
+                portal.sound = .file(try kept(files.sound(bytes(of: "sound", limit: SoundFile.maximumBytes)), "sound"))
             default:
                 throw .invalidArgument("sound: not default, silent or a file descriptor")
             }
@@ -137,7 +170,7 @@ extension Daemon {
 
     /// The identity the portal vouches for: its app id (a Flatpak's, or a host app's the portal
     /// registered); none for an app it could not name.
-    static func portalIdentity(_ appID: String) -> SenderIdentity? {
+    static func identity(_ appID: String) -> SenderIdentity? {
         appID.isEmpty ? nil : SenderIdentity(.flatpak, appID)
     }
 
@@ -153,22 +186,23 @@ extension Daemon {
     }
 
     /// An action the person chose on a portal notification, said back to the portal: the app's
-    /// action name, its target, the activation token and a reply's text. True when it was one.
-    func sayToPortal(_ event: ServerEvent) -> Bool {
+    /// action name, its target, the activation token (`token`, taken only then) and a reply's
+    /// text. True when it was one.
+    func say(_ event: ServerEvent, token: (UInt32) -> String) -> Bool {
         let notification: Notification, key: String, reply: String?
         switch event {
         case .actionInvoked(let invoked, let chosen): (notification, key, reply) = (invoked, chosen, nil)
         case .replied(let replied, let text): (notification, key, reply) = (replied, Action.inlineReplyKey, text)
         default: return false
         }
-        guard let entry = portalNotifications.entry(for: notification.id) else { return false }
+        guard let entry = registry.entry(for: notification.id) else { return false }
         guard let (action, target) = entry.notification.portalAction(for: key) else { return true }
-        let token = activationTokens.removeValue(forKey: notification.id) ?? ""
+        let token = token(notification.id)
         var parameter: [BusValue] = []
         if let target { parameter.append(.variant(target)) }
         parameter.append(.variant(.vardict(token.isEmpty ? [] : [("activation-token", .string(token))])))
         if let reply { parameter.append(.variant(.string(reply))) }
-        control.emit(path: Self.portalPath, interface: portalSpec, signal: "ActionInvoked",
+        control.emit(path: Self.path, interface: spec, signal: "ActionInvoked",
                      [.string(entry.key.appID), .string(entry.key.id), .string(action), .array(elementSignature: "v", parameter)],
                      to: notification.sender)
         return true
