@@ -158,7 +158,7 @@ extension Daemon {
         guard case .uint32(let id) = call.arguments[0], case .string(let key) = call.arguments[1] else { return [] }
         guard token.utf8.count <= 1024 else { throw .invalidArgs("the activation token is over 1024 bytes") }
         // Taken by the ActivationToken signal, which goes out once the turn's replies have.
-        if !token.isEmpty { activationTokens[id] = token }
+        if !token.isEmpty { effects.activationTokens[id] = token }
         do throws(BusError) {
             if let open = attention.server.notification(id) {
                 // Chime's own actions (a prompt's Keep) are done inside chimed; an unknown key is refused below.
@@ -170,7 +170,7 @@ extension Daemon {
                 try invokeFromHistory(id, key: key)
             }
         } catch {
-            activationTokens[id] = nil
+            effects.activationTokens[id] = nil
             throw error
         }
         return []

@@ -16,7 +16,7 @@ extension Daemon {
             .merging(replayHandlers()) { first, _ in first }
             .merging(panelHandlers()) { first, _ in first }
             .merging(playerHandlers()) { first, _ in first }
-        return ExportedInterface(spec: controlSpec, handlers: handlers, properties: [
+        return ExportedInterface(spec: signals.controlSpec, handlers: handlers, properties: [
             "ActiveFocus": { [unowned self] in .string(attention.currentFocus?.name ?? "") },
             "Muted": { [unowned self] in .bool(attention.muted) },
             "ConfigProblems": { [unowned self] in .stringArray(configProblems.map(\.description)) },
@@ -113,7 +113,7 @@ extension Daemon {
             "SetMuted": { [unowned self] call in
                 guard case .bool(let muted) = call.arguments[0] else { return [] }
                 apply(attention.setMuted(muted))
-                control.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec, [("Muted", .bool(muted))])
+                signals.controlPropertiesChanged([("Muted", .bool(muted))])
                 return []
             },
             "SetPointerOver": { [unowned self] call in

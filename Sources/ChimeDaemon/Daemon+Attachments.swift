@@ -47,7 +47,7 @@ extension Daemon {
                                + "open it with the desktop's player: \(attachment.path)")
         }
         let sounds = attention.settings.sounds
-        soundChild.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
+        effects.soundChild.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
                                application: notification.request.appName))
     }
 

@@ -77,7 +77,7 @@ extension Daemon {
         let wall = LocalClock.wallMilliseconds()
         inOneTransaction {
             for id in ids where attention.server.notification(id) == nil {
-                emitNotifications("NotificationClosed", [.uint32(id), .uint32(CloseReason.expired.rawValue)])
+                signals.emitNotifications("NotificationClosed", [.uint32(id), .uint32(CloseReason.expired.rawValue)])
                 store?.recordClosed(id, reason: .expired, wall: wall)
             }
         }

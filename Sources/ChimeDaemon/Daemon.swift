@@ -29,8 +29,8 @@ public final class Daemon {
     let controlConnection: BusConnection
     let control: ObjectServer
     let loop = MainLoop()
-    let notificationsSpec = InterfaceSpec.load("org.freedesktop.Notifications.xml")[0]
-    let controlSpec = InterfaceSpec.load("dev.chime.Chime1.xml")[0]
+    /// Who hears what chimed says.
+    let signals: Signals
     /// The notification portal's backend, for sandboxed apps.
     private(set) lazy var portal = PortalBackend(
         environment: environment, decoder: decoder, identities: identities, control: control,
@@ -48,8 +48,7 @@ public final class Daemon {
     var configProblems: [ConfigLoader.Problem] = [] {
         didSet {
             guard configProblems != oldValue else { return }
-            control.emitPropertiesChanged(path: Self.controlPath, interface: controlSpec,
-                                          [("ConfigProblems", .stringArray(configProblems.map(\.description)))])
+            signals.controlPropertiesChanged([("ConfigProblems", .stringArray(configProblems.map(\.description)))])
         }
     }
     let appStore: AppStateStore
@@ -57,16 +56,15 @@ public final class Daemon {
     private(set) var exitCode: Int32 = 0
     var expiryTimer: DeadlineTimer?
     var snoozeTimer: DeadlineTimer?
-    /// Events stored but not yet settled (`apply`, `settle`).
-    var effects = EffectQueue()
-    /// Ids deleted from the center this turn, for one Deleted signal.
-    var deletedUnannounced: [BusValue] = []
+    /// What events mean outside chimed, done once the turn's replies are gone (`apply`, `settle`).
+    private(set) lazy var effects = Effects(signals: signals, presenter: presenter, portal: portal, retired: retired) { [unowned self] in
+        followTheClock()  // a Focus on until a time ends with it
+        announceFocus()
+        badges.allMayHaveChanged(attention.unread.byApp.keys)
+    }
     private var sessionMonitor: SessionMonitor?
     /// The media players on the bus (`followMediaPlayers`).
     var mediaPlayers: MediaPlayers?
-    /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
-    var activationTokens: [UInt32: String] = [:]
-    let soundChild = SoundChild()
     /// Whether freed memory is to be handed back once the loop is idle (`releaseMemorySoon`).
     var releaseScheduled = false
     /// Whether housekeeping (`housekeepSoon`) and the minute tick (`followTheClock`) are armed.
@@ -78,8 +76,6 @@ public final class Daemon {
     var centerOpen = false
     /// What reached the person since the center last took the figures (`addActivity`).
     var activity = ActivityTally()
-    /// The rules' `exec` commands, run beside chimed.
-    let hooks = HookRunner()
     /// The center on disk; nil when it cannot be opened (chimed then runs without history).
     /// Opened once chimed owns its names, so a second chimed hears about the name first.
     var center: CenterDisk?
@@ -150,6 +146,7 @@ public final class Daemon {
         objects = ObjectServer(connection: connection)
         controlConnection = try BusConnection()
         control = ObjectServer(connection: controlConnection, turn: objects.turn)
+        signals = Signals(notifications: objects, control: control)
         expiryTimer = DeadlineTimer { [unowned self] in
             let events = attention.server.expire(now: now.monotonic)
             apply(events)
@@ -263,7 +260,7 @@ public final class Daemon {
         center?.close(lastID: attention.server.ids.current)
         presenter.stop()
         panelPresenter?.stop()
-        hooks.stopAll()
+        effects.hooks.stopAll()
         connection.releaseName(Self.notificationsName)
         controlConnection.releaseName(Self.controlName)
         connection.flush()

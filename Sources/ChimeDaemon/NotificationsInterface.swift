@@ -27,7 +27,7 @@ extension Daemon {
     }
 
     func notificationsInterface() -> ExportedInterface {
-        ExportedInterface(spec: notificationsSpec, handlers: [
+        ExportedInterface(spec: signals.notificationsSpec, handlers: [
             "GetCapabilities": { _ in [.stringArray(Self.capabilities)] },
             "GetServerInformation": { _ in
                 [.string("Chime"), .string("Chime"), .string(ChimeVersion.string), .string("1.3")]

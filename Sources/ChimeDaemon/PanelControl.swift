@@ -28,6 +28,6 @@ extension Daemon {
         guard open != centerOpen else { return }
         centerOpen = open
         if open { panelChild.needed() }
-        emitControl("CenterShown", [.bool(open)])
+        signals.emitControl("CenterShown", [.bool(open)])
     }
 }

@@ -26,7 +26,7 @@ extension Daemon {
     func followMediaPlayers() {
         mediaPlayers = MediaPlayers(identities: identities) { [unowned self] players in
             attention.players = players
-            emitControl("PlayersChanged", [PlayerRecord.busValue(players)])
+            signals.emitControl("PlayersChanged", [PlayerRecord.busValue(players)])
         }
     }
 }
