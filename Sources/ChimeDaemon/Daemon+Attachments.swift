@@ -47,8 +47,8 @@ extension Daemon {
                                + "open it with the desktop's player: \(attachment.path)")
         }
         let sounds = attention.settings.sounds
-        effects.soundChild.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
-                               application: notification.request.appName))
+        effects.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
+                           application: notification.request.appName))
     }
 
     /// After an event that may let go of a notification's files: a sweep soon, while any file is

@@ -260,7 +260,7 @@ public final class Daemon {
         center?.close(lastID: attention.server.ids.current)
         presenter.stop()
         panelPresenter?.stop()
-        effects.hooks.stopAll()
+        effects.stop()
         connection.releaseName(Self.notificationsName)
         controlConnection.releaseName(Self.controlName)
         connection.flush()

@@ -14,9 +14,9 @@ final class Effects {
     private var deletedUnannounced: [BusValue] = []
     /// Activation tokens presenters made for clicks, by notification, until ActivationToken goes.
     var activationTokens: [UInt32: String] = [:]
-    let soundChild = SoundChild()
+    private let soundChild = SoundChild()
     /// The rules' `exec` commands, run beside chimed.
-    let hooks = HookRunner()
+    private let hooks = HookRunner()
     private let signals: Signals
     private let presenter: PresenterChild
     private let portal: PortalBackend
@@ -30,6 +30,12 @@ final class Effects {
     }
 
     func add(_ events: [ServerEvent]) { queue.add(events) }
+
+    /// A sound the person asked for (an audio attachment's play button): at once, muted or not.
+    func play(_ sound: SoundRequest) { soundChild.play(sound) }
+
+    /// At exit: the hooks still running are stopped.
+    func stop() { hooks.stopAll() }
 
     /// The sounds and hooks of these notifications, whose Notify was refused, do not happen.
     func drop(madeBy refused: Set<UInt32>) { queue.drop(madeBy: refused) }
