@@ -42,7 +42,6 @@ extension Daemon {
         for (call, _) in broken { objects.turn.refuse(call, BusError(BusError.ioError, why)) }
         // Not recorded: the center never held them. Nor do they make a sound or run a hook.
         effects.add(attention.refuse(broken.map(\.id)))
-        settle()
         effects.drop(madeBy: Set(broken.map(\.id)))
     }
 

@@ -35,9 +35,12 @@ struct EffectQueue {
         return now
     }
 
-    /// The sounds and hooks of these notifications, whose Notify was refused, do not happen.
+    /// The sounds and hooks of these notifications, whose Notify was refused, do not happen,
+    /// whether they wait for the commit or were not taken yet.
     mutating func drop(madeBy refused: Set<UInt32>) {
-        afterCommit.removeAll { Self.leavesChimed($0).map(refused.contains) == true }
+        let made = { (event: ServerEvent) in Self.leavesChimed(event).map(refused.contains) == true }
+        afterCommit.removeAll(where: made)
+        waiting.removeAll(where: made)
     }
 
     /// The notification whose sound or hook this is.

@@ -30,6 +30,15 @@ import Testing
         #expect(queue.take(inTurn: false) == [kept])
     }
 
+    /// The turn's last call's sound has not been taken yet when the commit fails: it goes too.
+    @Test func aRefusedNotificationsSoundNotYetTakenMakesNoSoundEither() {
+        var queue = EffectQueue()
+        queue.add([.presented(notification(4)), .playSound(notification(4), SoundChoice(level: .active))])
+        queue.drop(madeBy: [4])
+        #expect(queue.take(inTurn: true) == [.presented(notification(4))])
+        #expect(queue.take(inTurn: false).isEmpty)
+    }
+
     /// Outside a turn (a timer, a desktop change) nothing waits; no events still re-arm the timers.
     @Test func outsideATurnEverythingGoesAtOnce() {
         var queue = EffectQueue()
