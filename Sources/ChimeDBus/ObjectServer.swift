@@ -1,5 +1,4 @@
 import ChimeCore
-import Synchronization
 
 /// A method call after its signature was checked against the interface's XML. Its arguments
 /// are decoded when first asked for: a handler may read the message itself instead.
