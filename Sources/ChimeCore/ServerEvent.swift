@@ -55,3 +55,13 @@ public enum ServerEvent: Equatable, Sendable {
     /// answers, so a restart gives none of them again.
     case idsReserved(through: UInt32)
 }
+
+extension ServerEvent {
+    /// Whether apps.state keeps what this changed (a Focus turned on or off by hand is kept too).
+    public var changesAppState: Bool {
+        switch self {
+        case .focusChanged, .appStateChanged: true
+        default: false
+        }
+    }
+}

@@ -17,7 +17,7 @@ extension Daemon {
                     throw .invalidArgs("days must be 1 (today) to \(Self.activityDays.upperBound)")
                 }
                 let store = try requireStore()
-                keepActivity()
+                center.keepActivity()
                 let today = clock.localTime(unixMilliseconds: LocalClock.wallMilliseconds()).day
                 let first = today - Int(days) + 1
                 let dates = (first...today).map { Self.isoDate(julianDay: $0) }
@@ -33,15 +33,6 @@ extension Daemon {
                 return [.stringArray(dates), .array(elementSignature: "a{sv}", rows)]
             },
         ]
-    }
-
-    /// Hands what was counted to the center: a few seconds after it counted (housekeeping), before
-    /// it is read, and at exit.
-    /// A crash loses at most those few seconds of figures, never a notification.
-    func keepActivity() {
-        guard let store, !activity.isEmpty else { return }
-        let taken = activity.take()
-        inOneTransaction { store.addActivity(taken.counts, names: taken.names, keepingDays: ControlProtocol.activityDays) }
     }
 
     /// "2026-12-04" for a Julian day number (`LocalTime.day`).

@@ -46,7 +46,8 @@ extension Daemon {
                 return page.reply
             },
             "PlayAttachment": { [unowned self] call throws(BusError) in
-                try playAttachment(of: try centerNotification(call.arguments[0].uint32 ?? 0), index: Int(call.arguments[1].uint32 ?? 0))
+                try effects.playAttachment(of: try centerNotification(call.arguments[0].uint32 ?? 0), index: Int(call.arguments[1].uint32 ?? 0),
+                                           sounds: attention.settings.sounds)
                 return []
             },
             "Show": { [unowned self] call throws(BusError) in

@@ -16,7 +16,7 @@ extension Daemon {
         let day = clock.localTime(unixMilliseconds: LocalClock.wallMilliseconds()).day
         for event in due {
             attention.unread.observe(event)
-            activity.count(event, day: day)
+            center.activity.count(event, day: day)
             effects.handle(event, sounds: attention.settings.sounds)
         }
         effects.announceDeleted()

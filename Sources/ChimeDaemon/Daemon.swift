@@ -67,23 +67,22 @@ public final class Daemon {
     var mediaPlayers: MediaPlayers?
     /// Whether freed memory is to be handed back once the loop is idle (`releaseMemorySoon`).
     var releaseScheduled = false
-    /// Whether housekeeping (`housekeepSoon`) and the minute tick (`followTheClock`) are armed.
-    var housekeepingArmed = false
+    /// Whether the minute tick (`followTheClock`) is armed.
     var ticking = false
     /// Whether what apps.state keeps changed in this turn (`.appStateChanged`, `.focusChanged`).
     var appStateUnsaved = false
     /// Whether the panel is open (`ShowCenter`); chime-presenter draws it.
     var centerOpen = false
-    /// What reached the person since the center last took the figures (`addActivity`).
-    var activity = ActivityTally()
-    /// The center on disk; nil when it cannot be opened (chimed then runs without history).
-    /// Opened once chimed owns its names, so a second chimed hears about the name first.
-    var center: CenterDisk?
-    var store: NotificationStore? { center?.store }
-    /// Chime's copies of the files notifications carry (`Daemon+Attachments.swift`).
-    let attachments: AttachmentFolder
-    /// Whether a sweep of the attachments nobody names waits for the loop to be idle.
-    var attachmentSweepScheduled = false
+    /// What chimed keeps: the center on disk, the attachments' copies, the day's figures.
+    private(set) lazy var center = Center(
+        stateFolder: AppStateStore.stateFolder(environment: environment), inTurn: { [unowned self] in objects.inTurn },
+        limits: { [unowned self] in attention.settings.center },
+        openAttachmentPaths: { [unowned self] in attention.server.notifications.flatMap { $0.request.hints.attachments.map(\.path) } },
+        pruned: { [unowned self] ids in
+            for id in ids { attention.unread.markRead(id) }
+            badges.mayHaveChanged(attention.unread.takeChanged())
+        })
+    var store: NotificationStore? { center.store }
     /// Banners on the screen, drawn by a process of chimed's own when there is a display:
     /// chime-presenter (GTK), which draws the panel too, or chime-banners.
     let presenter: PresenterChild
@@ -123,7 +122,6 @@ public final class Daemon {
             Log.warning("\(problem); using the default settings")
         }
         StateFolder.secure(AppStateStore.stateFolder(environment: environment))
-        attachments = AttachmentFolder(stateFolder: AppStateStore.stateFolder(environment: environment))
         if PresenterChild.drawnBanners(environment: environment) {
             presenter = PresenterChild(environment: environment, configPath: configLoader.path, program: ["chime-banners"],
                                        fallback: ["chime-presenter", "--banners-only"])
@@ -162,8 +160,7 @@ public final class Daemon {
         objects.turn.beforeHandling = { [unowned self] in settle() }
         objects.turn.afterSending = { [unowned self] in
             settle()
-            if let rows = center?.rowsSincePrune, rows >= CenterDisk.pruneEveryRows { prune(batch: rows) }
-            housekeepIfDue()
+            center.turnEnded()
         }
         presenter.hasWork = { [unowned self] in
             (panelPresenter == nil && centerOpen) || attention.server.notifications.contains { $0.state == .presented }
@@ -190,7 +187,7 @@ public final class Daemon {
             presenter.follow(settings.popups)
             panelPresenter?.follow(settings.popups)
             badges.allMayHaveChanged(attention.unread.byApp.keys)
-            prune()  // the limits may be lower now
+            center.prune()  // the limits may be lower now
             followTheClock()
             Log.info("reloaded \(configLoader.path)")
         case .failure(let problem):
@@ -210,8 +207,8 @@ public final class Daemon {
             return 1
         }
         if !options.noHistory, !openStore() { return 1 }
-        prune()
-        sweepAttachments()  // what a killed chimed copied for notifications it never kept
+        center.prune()
+        center.sweepAttachments()  // what a killed chimed copied for notifications it never kept
         presenter.follow(attention.settings.popups)
         panelPresenter?.follow(attention.settings.popups)
         desktop.start()
@@ -230,9 +227,9 @@ public final class Daemon {
         }
         apply(attention.tick(now: now))
         followTheClock()
-        housekeepIfDue()  // what start-up put back into the center
+        center.housekeepIfDue()  // what start-up put back into the center
         GLibSources.timeout(milliseconds: Self.retentionCheck) { [unowned self] in
-            housekeepSoon()
+            center.housekeepSoon()
             return true
         }
         sessionMonitor = SessionMonitor { [unowned self] session in
@@ -256,8 +253,7 @@ public final class Daemon {
         loop.run()
         // What was retired is closed: the center should say so, and apps still on the bus hear it.
         retired.tellAll()
-        keepActivity()
-        center?.close(lastID: attention.server.ids.current)
+        center.close(lastID: attention.server.ids.current)
         presenter.stop()
         panelPresenter?.stop()
         effects.stop()
@@ -329,9 +325,12 @@ public final class Daemon {
     /// keeps as when it came, so the center's `created` is the same time `List` shows.
     func apply(_ events: [ServerEvent], wall: Int64 = LocalClock.wallMilliseconds()) {
         if !events.isEmpty {
-            inOneTransaction {
-                for event in events { record(event, wall: wall) }
+            center.inOneTransaction {
+                for event in events { center.record(event, wall: wall) }
             }
+            // Kept across restarts (a Focus turned on or off by hand is too): saved with this
+            // turn's commit, once however many changes it brought.
+            if events.contains(where: \.changesAppState) { appStateUnsaved = true }
         }
         effects.add(events)
         if !objects.inTurn {

@@ -31,8 +31,30 @@ final class Effects {
 
     func add(_ events: [ServerEvent]) { queue.add(events) }
 
-    /// A sound the person asked for (an audio attachment's play button): at once, muted or not.
-    func play(_ sound: SoundRequest) { soundChild.play(sound) }
+    /// The person pressed an audio attachment's play button: it plays at once as asked, muted or
+    /// not, at the configured volume (`sounds`).
+    func playAttachment(of notification: Notification, index: Int, sounds: SoundSettings) throws(BusError) {
+        let attachments = notification.request.hints.attachments
+        guard attachments.indices.contains(index) else {
+            throw .invalidArgs("notification \(notification.id) has \(attachments.count) attachment(s); there is none at index \(index)")
+        }
+        let attachment = attachments[index]
+        guard attachment.kind == .audio else {
+            throw .invalidArgs("attachment \(index) of notification \(notification.id) is \(attachment.kind.named), not an audio file")
+        }
+        guard access(attachment.path, R_OK) == 0 else {
+            throw BusError(BusError.failed, "\(attachment.name) was deleted: its app's attachments were over their quota")
+        }
+        let plays = DescriptorBytes.reading(attachment.path) { bytes in
+            CanberraFormat.plays(type: attachment.type, isA: { ContentTypes.type(attachment.type, isA: $0) }, bytes: bytes)
+        } ?? false
+        guard plays else {
+            throw .invalidArgs("\(attachment.name) (\(attachment.type)) is audio Chime does not play itself (it plays Ogg Vorbis and 8 or 16-bit WAV); "
+                               + "open it with the desktop's player: \(attachment.path)")
+        }
+        soundChild.play(.init(choice: SoundChoice(file: attachment.path, level: .active), theme: sounds.theme, volume: sounds.volume,
+                              application: notification.request.appName))
+    }
 
     /// At exit: the hooks still running are stopped.
     func stop() { hooks.stopAll() }

@@ -22,7 +22,7 @@ extension Daemon {
     func deliver(_ request: NotificationRequest, for call: MethodCall, system: SenderIdentity?, now: Now) throws(RequestError) -> UInt32 {
         let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
         apply(events, wall: now.wall)
-        center?.promise(call.message, id: id)
+        center.promise(call.message, id: id)
         return id
     }
 
@@ -39,7 +39,9 @@ extension Daemon {
                     var request = decoder.finish(read)
                     let now = now  // read once: the notification and its row keep the same time
                     let system = identities.identity(of: call.sender)
-                    try keepAttachments(of: &request, system: system, wall: now.wall)
+                    try center.keepAttachments(of: &request, system: system, wall: now.wall) { app in
+                        attention.apps.settings(for: app, config: attention.settings).attachmentBytes
+                    }
                     return [.uint32(try deliver(request, for: call, system: system, now: now))]
                 } catch {
                     throw BusError(error)

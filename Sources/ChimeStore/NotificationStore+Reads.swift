@@ -127,7 +127,7 @@ extension NotificationStore {
         return found
     }
 
-    /// The paths of every file the center's notifications carry (`Daemon.sweepAttachments`).
+    /// The paths of every file the center's notifications carry (`Center.sweepAttachments`).
     public func attachmentPaths() -> [String] {
         var paths: [String] = []
         attempt("query") { () throws(StoreError) in
