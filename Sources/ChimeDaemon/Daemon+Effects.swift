@@ -36,23 +36,6 @@ extension Daemon {
                       sharing: attention.focus.sharedByHand)
     }
 
-    /// Once the main loop is idle (the turn's messages freed by then), hands freed memory back
-    /// to the system: after a large call, so its megabytes do not stay with chimed. Once more a
-    /// second later, for what libdbus let go of after that.
-    func releaseMemorySoon() {
-        guard !releaseScheduled else { return }
-        releaseScheduled = true
-        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
-            releaseScheduled = false
-            chime_release_free_memory()
-            GLibSources.timeout(milliseconds: 1_000) {
-                chime_release_free_memory()
-                return false
-            }
-            return false
-        }
-    }
-
     func announceBadges(_ changed: [(String, Badge)]) {
         let list = changed.map { app, badge in Self.badgeRecord(app, badge) }
         signals.emitControl("BadgesChanged", [.array(elementSignature: "a{sv}", list), .uint32(UInt32(attention.unread.total))])

@@ -34,11 +34,16 @@ public final class Daemon {
     /// The notification portal's backend, for sandboxed apps.
     private(set) lazy var portal = PortalBackend(
         environment: environment, decoder: decoder, identities: identities, control: control,
-        deliver: { [unowned self] request, call, identity throws(RequestError) in try deliver(request, for: call, system: identity, now: now) },
-        close: { [unowned self] id, sender, identity throws(RequestError) in
-            apply(try attention.server.close(id, caller: sender, identity: identity))
-        },
+        deliver: { [unowned self] request, call, identity throws(RequestError) in try deliver(request, for: call, system: identity) },
+        close: { [unowned self] id, sender, identity throws(RequestError) in try close(id, caller: sender, identity: identity) },
         isOpen: { [unowned self] in attention.server.notification($0) != nil })
+    /// org.freedesktop.Notifications: Notify read once and handed to `deliver`.
+    private(set) lazy var intake = Intake(
+        spec: signals.notificationsSpec, decoder: decoder, identities: identities,
+        deliver: { [unowned self] request, call, identity throws(RequestError) in try deliver(request, for: call, system: identity) },
+        close: { [unowned self] id, sender, identity throws(RequestError) in try close(id, caller: sender, identity: identity) },
+        inhibit: inhibiting { _ in FocusMode.sharing }, uninhibit: uninhibiting(),
+        sharing: { [unowned self] in attention.focus.sharing })
     let decoder = NotifyDecoder()
     /// Who each client is, as the system says.
     let identities = SenderIdentities()
@@ -65,8 +70,6 @@ public final class Daemon {
     private var sessionMonitor: SessionMonitor?
     /// The media players on the bus (`followMediaPlayers`).
     var mediaPlayers: MediaPlayers?
-    /// Whether freed memory is to be handed back once the loop is idle (`releaseMemorySoon`).
-    var releaseScheduled = false
     /// Whether the minute tick (`followTheClock`) is armed.
     var ticking = false
     /// Whether what apps.state keeps changed in this turn (`.appStateChanged`, `.focusChanged`).
@@ -167,7 +170,7 @@ public final class Daemon {
         }
         panelPresenter?.hasWork = { [unowned self] in centerOpen }
         panelChild.ended = { [unowned self] in showCenter(false) }
-        objects.export(notificationsInterface(), at: Self.notificationsPath)
+        objects.export(intake.interface(), at: Self.notificationsPath)
         control.export(controlInterface(), at: Self.controlPath)
         control.export(portal.interface(), at: PortalBackend.path)
         try watchBus()
@@ -315,6 +318,27 @@ public final class Daemon {
         default:
             break
         }
+    }
+
+    /// A notification a call brought (Notify, or the portal's AddNotification): its files kept,
+    /// decided, what it made recorded in the turn's transaction, and the call promised its id,
+    /// which it is answered with once the turn's commit keeps it.
+    /// `system`: who sent it, as the system says.
+    func deliver(_ request: NotificationRequest, for call: MethodCall, system: SenderIdentity?) throws(RequestError) -> UInt32 {
+        let now = now  // read once: the notification and its row keep the same time
+        var request = request
+        try center.keepAttachments(of: &request, system: system, wall: now.wall) { app in
+            attention.apps.settings(for: app, config: attention.settings).attachmentBytes
+        }
+        let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
+        apply(events, wall: now.wall)
+        center.promise(call.message, id: id)
+        return id
+    }
+
+    /// CloseNotification, from a Notify's sender or the portal: as the core allows the caller.
+    func close(_ id: UInt32, caller: String, identity: SenderIdentity?) throws(RequestError) {
+        apply(try attention.server.close(id, caller: caller, identity: identity))
     }
 
     /// Stores what the core's events changed, at once: a reply waits for that to be durable.

@@ -17,24 +17,20 @@ final class PortalBackend {
     static let version: UInt32 = 2
     let spec = InterfaceSpec.load("org.freedesktop.impl.portal.Notification.xml")[0]
 
-    /// What chimed does with a notification, as with one a Notify brings (`Daemon.deliver`):
-    /// its id, which the call is answered with once the center keeps it.
-    typealias Deliver = (_ request: NotificationRequest, _ call: MethodCall, _ identity: SenderIdentity?) throws(RequestError) -> UInt32
-    typealias Close = (_ id: UInt32, _ sender: String, _ identity: SenderIdentity?) throws(RequestError) -> Void
-
     private var registry = PortalRegistry()
     private lazy var files = PortalFiles(environment: environment)
     private let environment: [String: String]
     private let decoder: NotifyDecoder
     private let identities: SenderIdentities
     private let control: ObjectServer
-    private let deliver: Deliver
-    private let closeNotification: Close
+    /// What chimed does with a notification, as with one a Notify brings.
+    private let deliver: Intake.Deliver
+    private let closeNotification: Intake.Close
     /// Whether chimed holds notification `id` open.
     private let isOpen: (UInt32) -> Bool
 
     init(environment: [String: String], decoder: NotifyDecoder, identities: SenderIdentities, control: ObjectServer,
-         deliver: @escaping Deliver, close: @escaping Close, isOpen: @escaping (UInt32) -> Bool) {
+         deliver: @escaping Intake.Deliver, close: @escaping Intake.Close, isOpen: @escaping (UInt32) -> Bool) {
         (self.environment, self.decoder, self.identities, self.control) = (environment, decoder, identities, control)
         (self.deliver, closeNotification, self.isOpen) = (deliver, close, isOpen)
     }
