@@ -6,7 +6,7 @@ import ChimeStore
 
 /// The Activity method of dev.chime.Chime1: what reached the person per app and day, the figures
 /// of `chimectl report` and the panel's Activity view.
-extension Daemon {
+extension ControlInterface {
     /// Days `Activity` may ask for: as many as the center keeps.
     static let activityDays = 1...UInt32(ControlProtocol.activityDays)
 
@@ -18,7 +18,7 @@ extension Daemon {
                 }
                 let store = try requireStore()
                 center.keepActivity()
-                let today = clock.localTime(unixMilliseconds: LocalClock.wallMilliseconds()).day
+                let today = core.now.local.day
                 let first = today - Int(days) + 1
                 let dates = (first...today).map { Self.isoDate(julianDay: $0) }
                 let rows = store.activity(since: first).map { row in

@@ -2,7 +2,7 @@ import ChimeCore
 import ChimeDBus
 
 /// The app methods of dev.chime.Chime1: per-app settings, kept across restarts.
-extension Daemon {
+extension ControlInterface {
     func appHandlers() -> [String: ExportedInterface.Handler] {
         [
             "ListApps": { [unowned self] _ in
@@ -17,9 +17,9 @@ extension Daemon {
                       case .string(let value) = call.arguments[2] else { return [] }
                 // An app may be set up before it sends anything: it is remembered from now on.
                 let app = knownApps(named: name).first ?? name
-                var scratch = attention.apps.settings(for: app, config: attention.settings)
+                var scratch = core.attention.apps.settings(for: app, config: core.attention.settings)
                 if let problem = scratch.setChecked(key, to: value) { throw BusError.invalidArgs(problem) }
-                apply(attention.setOverride(app, key, value))
+                core.apply(core.attention.setOverride(app, key, value))
                 return []
             },
         ]
@@ -27,7 +27,7 @@ extension Daemon {
 
     /// Apps that have sent a notification, or that the config names.
     var knownApps: [String] {
-        Set(attention.apps.identities).union(attention.settings.apps.keys).sorted()
+        Set(core.attention.apps.identities).union(core.attention.settings.apps.keys).sorted()
     }
 
     /// The apps (by identity) a person may mean by `name`: the app of that identity, else those
@@ -37,7 +37,7 @@ extension Daemon {
     func knownApps(named name: String) -> [String] {
         let lowered = name.lowercased()
         var candidates = Set(knownApps.filter { $0.lowercased() == lowered })
-        for open in attention.server.notifications
+        for open in core.attention.server.notifications
         where open.appIdentity.lowercased() == lowered || open.request.appName.lowercased() == lowered {
             candidates.insert(open.appIdentity)
         }
@@ -54,7 +54,7 @@ extension Daemon {
     }
 
     private func appRecord(_ app: String) -> BusValue {
-        let settings = attention.apps.settings(for: app, config: attention.settings)
+        let settings = core.attention.apps.settings(for: app, config: core.attention.settings)
         return .vardict([("app", .string(app))] + settings.textValues.map { ($0.key, .string($0.value)) })
     }
 }

@@ -86,6 +86,11 @@ final class BadgeBoard {
 
     /// The app a LauncherEntry URI names: "org.telegram.desktop" for
     /// application://org.telegram.desktop.desktop; nil for another kind of URI.
+    /// An app's badge as `BadgesChanged` and `GetBadges` say it.
+    static func record(_ app: String, _ badge: Badge) -> BusValue {
+        .vardict([("app", .string(app)), ("count", .int64(Int64(badge.count))), ("visible", .bool(badge.visible))])
+    }
+
     static func app(fromURI uri: String) -> String? {
         guard uri.hasPrefix("application://") else { return nil }
         var name = uri.dropFirst("application://".count)

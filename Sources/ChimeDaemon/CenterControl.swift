@@ -5,7 +5,7 @@ import ChimeStore
 
 /// The center methods of dev.chime.Chime1 (chimed(1)'s notification center): history, show, read,
 /// restore, snooze, delete, clear, badges, and actions on notifications that already closed.
-extension Daemon {
+extension ControlInterface {
     func centerHandlers() -> [String: ExportedInterface.Handler] {
         [
             "History": { [unowned self] call throws(BusError) in
@@ -47,12 +47,12 @@ extension Daemon {
             },
             "PlayAttachment": { [unowned self] call throws(BusError) in
                 try effects.playAttachment(of: try centerNotification(call.arguments[0].uint32 ?? 0), index: Int(call.arguments[1].uint32 ?? 0),
-                                           sounds: attention.settings.sounds)
+                                           sounds: core.attention.settings.sounds)
                 return []
             },
             "Show": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
-                let open = attention.server.notification(id)
+                let open = core.attention.server.notification(id)
                 if let kept = store?.entry(id) {
                     // Every field List has (rules only while it is open: the center keeps what they
                     // decided, not their names), then what the center adds.
@@ -64,21 +64,21 @@ extension Daemon {
             "Read": { [unowned self] call throws(BusError) in
                 let ids = call.arguments[0].uint32Array
                 for id in ids { try requireInCenter(id) }
-                apply(attention.read(ids))
+                core.apply(core.attention.read(ids))
                 return []
             },
             "ReadApp": { [unowned self] call throws(BusError) in
-                let events = attention.readAll(app: try knownApp(named: call.arguments[0].string ?? ""))
-                apply(events)
+                let events = core.attention.readAll(app: try knownApp(named: call.arguments[0].string ?? ""))
+                core.apply(events)
                 return [.uint32(UInt32(events.count))]
             },
             "ReadAll": { [unowned self] _ in
-                let events = attention.readAll()
-                apply(events)
+                let events = core.attention.readAll()
+                core.apply(events)
                 return [.uint32(UInt32(events.count))]
             },
             "Restore": { [unowned self] call throws(BusError) in
-                apply(attention.presentAgain(try centerNotification(call.arguments[0].uint32 ?? 0), now: now))
+                core.apply(core.attention.presentAgain(try centerNotification(call.arguments[0].uint32 ?? 0), now: core.now))
                 return []
             },
             "Snooze": { [unowned self] call throws(BusError) in
@@ -86,13 +86,13 @@ extension Daemon {
                 guard let seconds = call.arguments[1].uint32, (1...366 * 86_400).contains(seconds) else {
                     throw .invalidArgs("snooze for 1 second to 366 days")
                 }
-                apply(attention.snooze(notification, seconds: Int64(seconds), now: now))
+                core.apply(core.attention.snooze(notification, seconds: Int64(seconds), now: core.now))
                 return []
             },
             "Delete": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
                 try requireInCenter(id)
-                apply(attention.delete([id]))
+                core.apply(core.attention.delete([id]))
                 return []
             },
             "Clear": { [unowned self] call throws(BusError) in
@@ -104,12 +104,12 @@ extension Daemon {
                     guard case .array("u", _) = listed.unwrapped, filter["app"] == nil else {
                         throw .invalidArgs("ids is an array of ids (au), without app")
                     }
-                    ids = listed.uint32Array.filter { attention.server.notification($0) != nil || store.contains($0) }
+                    ids = listed.uint32Array.filter { core.attention.server.notification($0) != nil || store.contains($0) }
                 } else {
                     let app = try filter["app"]?.string.map { name throws(BusError) in try knownApp(named: name) }
                     ids = store.ids(app: app)
                 }
-                apply(attention.delete(ids))
+                core.apply(core.attention.delete(ids))
                 return [.uint32(UInt32(ids.count))]
             },
             "GetBadges": { [unowned self] _ in [badgeList()] },
@@ -117,11 +117,11 @@ extension Daemon {
             "InvokeWithToken": { [unowned self] call throws(BusError) in try invoke(call, token: call.arguments[2].string ?? "") },
             "Dismiss": { [unowned self] call throws(BusError) in
                 let id = call.arguments[0].uint32 ?? 0
-                if attention.server.notification(id) != nil {
-                    do throws(RequestError) { apply(try attention.server.dismiss(id)) } catch { throw BusError(error) }
+                if core.attention.server.notification(id) != nil {
+                    do throws(RequestError) { core.apply(try core.attention.server.dismiss(id)) } catch { throw BusError(error) }
                 } else {
                     try requireInCenter(id)
-                    apply([.read(id, dismissed: true)])
+                    core.apply([.read(id, dismissed: true)])
                 }
                 return []
             },
@@ -130,25 +130,25 @@ extension Daemon {
 
     var centerProperties: [String: () -> BusValue] {
         [
-            "UnreadCount": { [unowned self] in .uint32(UInt32(attention.unread.total)) },
+            "UnreadCount": { [unowned self] in .uint32(UInt32(core.attention.unread.total)) },
             "Badges": { [unowned self] in badgeList() },
         ]
     }
 
     /// Every app with unread notifications, with its badge.
     private func badgeList() -> BusValue {
-        let apps = attention.unread.byApp.keys.sorted()
-        return .array(elementSignature: "a{sv}", apps.map { Self.badgeRecord($0, attention.badge(for: $0)) })
+        let apps = core.attention.unread.byApp.keys.sorted()
+        return .array(elementSignature: "a{sv}", apps.map { BadgeBoard.record($0, core.attention.badge(for: $0)) })
     }
 
     /// Refuses ids that are neither open nor in the center, without rebuilding the notification.
     private func requireInCenter(_ id: UInt32) throws(BusError) {
-        guard attention.server.notification(id) != nil || store?.contains(id) == true else { throw unknown(id) }
+        guard core.attention.server.notification(id) != nil || store?.contains(id) == true else { throw unknown(id) }
     }
 
     /// The open notification, else the one in the center, rebuilt.
     private func centerNotification(_ id: UInt32) throws(BusError) -> Notification {
-        if let open = attention.server.notification(id) { return open }
+        if let open = core.attention.server.notification(id) { return open }
         guard let stored = store?.notification(id) else { throw unknown(id) }
         return decoder.rechecked(stored)
     }
@@ -161,12 +161,12 @@ extension Daemon {
         // Taken by the ActivationToken signal, which goes out once the turn's replies have.
         if !token.isEmpty { effects.activationTokens[id] = token }
         do throws(BusError) {
-            if let open = attention.server.notification(id) {
+            if let open = core.attention.server.notification(id) {
                 // Chime's own actions (a prompt's Keep) are done inside chimed; an unknown key is refused below.
                 if !key.hasPrefix(Attention.actionPrefix), open.action(key.isEmpty ? Action.defaultKey : key) != nil {
                     try requireSenderPresent(open)
                 }
-                do throws(RequestError) { apply(try attention.invoke(id, key: key, now: now)) } catch { throw BusError(error) }
+                do throws(RequestError) { core.apply(try core.attention.invoke(id, key: key, now: core.now)) } catch { throw BusError(error) }
             } else {
                 try invokeFromHistory(id, key: key)
             }
@@ -186,7 +186,7 @@ extension Daemon {
             throw .invalidArgs("notification \(id) is Chime's own and has closed; use chimectl apps set instead")
         }
         try requireSenderPresent(notification)
-        apply([.actionInvoked(notification, key: actionKey)])
+        core.apply([.actionInvoked(notification, key: actionKey)])
     }
 
     /// An action or reply goes to the connection that sent the notification: refused, rather
@@ -204,7 +204,7 @@ extension Daemon {
     /// nil while they are not.
     private func redactedIfHidden(_ entry: [(String, BusValue)]) -> [(String, BusValue)]? {
         let app = entry.first { $0.0 == "app-identity" }?.1.string ?? ""
-        guard attention.hidesPreviews(of: app) else { return nil }
+        guard core.attention.hidesPreviews(of: app) else { return nil }
         let name = entry.first { $0.0 == "app-name" }?.1.string ?? app
         let category = entry.first { $0.0 == "category" }?.1.string
         return entry.filter { $0.0 != "summary" && $0.0 != "body" && !NotificationRecord.previewKeys.contains($0.0) }

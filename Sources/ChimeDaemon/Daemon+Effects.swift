@@ -37,18 +37,14 @@ extension Daemon {
     }
 
     func announceBadges(_ changed: [(String, Badge)]) {
-        let list = changed.map { app, badge in Self.badgeRecord(app, badge) }
+        let list = changed.map { app, badge in BadgeBoard.record(app, badge) }
         signals.emitControl("BadgesChanged", [.array(elementSignature: "a{sv}", list), .uint32(UInt32(attention.unread.total))])
-    }
-
-    static func badgeRecord(_ app: String, _ badge: Badge) -> BusValue {
-        .vardict([("app", .string(app)), ("count", .int64(Int64(badge.count))), ("visible", .bool(badge.visible))])
     }
 
     func announceFocus() {
         let name = attention.currentFocus?.name ?? ""
         Log.info(name.isEmpty ? "Focus off" : "Focus \(name) on (\(attention.currentFocus!.source.rawValue))")
-        signals.emitControl("FocusChanged", [.string(name), focusStatus()])
+        signals.emitControl("FocusChanged", [.string(name), controlInterface.focusStatus()])
         signals.controlPropertiesChanged([("ActiveFocus", .string(name))])
         signals.notificationsPropertiesChanged([("Inhibited", .bool(attention.focus.sharing))])
     }

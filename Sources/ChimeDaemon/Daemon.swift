@@ -7,15 +7,17 @@ import ChimeStore
 import CShims
 import Glibc
 
-/// chimed: the core's state on the bus. Owns the two connections, the open notifications and
-/// the one expiry timer; turns the core's events into signals. Runs on the main thread, which
+/// chimed: the core's state (`attention`) on the bus, and the parts around it (ARCHITECTURE.md,
+/// "chimed's parts"): intake and the portal bring notifications to `deliver`, the control
+/// interface changes the core through `Core`, and `apply` hands each event to the center and
+/// the effects. Owns the connections, the timers and start-up. Runs on the main thread, which
 /// serves both connections from the GLib main loop.
 ///
 /// The notification service and the control interface are served on connections of their own:
 /// a sandbox allowed to talk to org.freedesktop.Notifications reaches that connection, which
 /// answers only the freedesktop interface (and Introspectable, Peer, Properties), never the
 /// control interface's history, replies, invocations or settings.
-public final class Daemon {
+public final class Daemon: Core {
     static let notificationsPath = "/org/freedesktop/Notifications"
     static let controlPath = ControlProtocol.path
     static let notificationsName = "org.freedesktop.Notifications"
@@ -42,7 +44,7 @@ public final class Daemon {
         spec: signals.notificationsSpec, decoder: decoder, identities: identities,
         deliver: { [unowned self] request, call, identity throws(RequestError) in try deliver(request, for: call, system: identity) },
         close: { [unowned self] id, sender, identity throws(RequestError) in try close(id, caller: sender, identity: identity) },
-        inhibit: inhibiting { _ in FocusMode.sharing }, uninhibit: uninhibiting(),
+        inhibit: controlInterface.inhibiting { _ in FocusMode.sharing }, uninhibit: controlInterface.uninhibiting(),
         sharing: { [unowned self] in attention.focus.sharing })
     let decoder = NotifyDecoder()
     /// Who each client is, as the system says.
@@ -58,7 +60,7 @@ public final class Daemon {
     }
     let appStore: AppStateStore
     var attention: Attention
-    private(set) var exitCode: Int32 = 0
+    var exitCode: Int32 = 0
     var expiryTimer: DeadlineTimer?
     var snoozeTimer: DeadlineTimer?
     /// What events mean outside chimed, done once the turn's replies are gone (`apply`, `settle`).
@@ -68,14 +70,17 @@ public final class Daemon {
         badges.allMayHaveChanged(attention.unread.byApp.keys)
     }
     private var sessionMonitor: SessionMonitor?
-    /// The media players on the bus (`followMediaPlayers`).
-    var mediaPlayers: MediaPlayers?
     /// Whether the minute tick (`followTheClock`) is armed.
     var ticking = false
     /// Whether what apps.state keeps changed in this turn (`.appStateChanged`, `.focusChanged`).
     var appStateUnsaved = false
-    /// Whether the panel is open (`ShowCenter`); chime-presenter draws it.
-    var centerOpen = false
+    /// dev.chime.Chime1: what a person does from chimectl, the panel, banners and bars.
+    private(set) lazy var controlInterface = ControlInterface(
+        core: self,
+        config: .init(path: configLoader.path, base: options.baseSettings, problems: { [unowned self] in configProblems },
+                      reload: { [unowned self] in reload() }),
+        center: center, effects: effects, signals: signals, identities: identities, decoder: decoder, desktop: desktop,
+        presenter: presenter, panelChild: panelChild)
     /// What chimed keeps: the center on disk, the attachments' copies, the day's figures.
     private(set) lazy var center = Center(
         stateFolder: AppStateStore.stateFolder(environment: environment), inTurn: { [unowned self] in objects.inTurn },
@@ -166,12 +171,12 @@ public final class Daemon {
             center.turnEnded()
         }
         presenter.hasWork = { [unowned self] in
-            (panelPresenter == nil && centerOpen) || attention.server.notifications.contains { $0.state == .presented }
+            (panelPresenter == nil && controlInterface.centerOpen) || attention.server.notifications.contains { $0.state == .presented }
         }
-        panelPresenter?.hasWork = { [unowned self] in centerOpen }
-        panelChild.ended = { [unowned self] in showCenter(false) }
+        panelPresenter?.hasWork = { [unowned self] in controlInterface.centerOpen }
+        panelChild.ended = { [unowned self] in controlInterface.showCenter(false) }
         objects.export(intake.interface(), at: Self.notificationsPath)
-        control.export(controlInterface(), at: Self.controlPath)
+        control.export(controlInterface.interface(), at: Self.controlPath)
         control.export(portal.interface(), at: PortalBackend.path)
         try watchBus()
     }
@@ -244,7 +249,7 @@ public final class Daemon {
                 apply([])  // re-arms the expiry timer
             }
         }
-        followMediaPlayers()
+        controlInterface.followMediaPlayers()
         for signal in [SIGTERM, SIGINT] {
             GLibSources.unixSignal(signal) { [unowned self] in
                 Log.info("shutting down")
@@ -265,59 +270,6 @@ public final class Daemon {
         connection.flush()
         controlConnection.flush()
         return exitCode
-    }
-
-    /// Forgets clients that leave, and stops when the bus goes or another chimed takes over.
-    private func watchBus() throws(BusError) {
-        try connection.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''")
-        objects.watchSignals { [unowned self] message in
-            if message.interface == "org.freedesktop.DBus", message.member == "NameOwnerChanged" {
-                if case .string(let name) = message.arguments.first, name.hasPrefix(":") {
-                    identities.forget(name)
-                    apply(attention.clientLeft(name, now: now))
-                }
-            } else {
-                exitIfLost(Self.notificationsName, message)
-            }
-        }
-        // Apps' own badges (Telegram, Thunderbird): heard on the connection chimed's own go from.
-        try controlConnection.addMatch("type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'")
-        control.watchSignals { [unowned self] message in
-            if message.interface == "com.canonical.Unity.LauncherEntry" {
-                heardLauncherEntry(message)
-            } else {
-                exitIfLost(Self.controlName, message)
-            }
-        }
-    }
-
-    /// An app's own LauncherEntry Update (not chimed's): its count replaces Chime's for docks, and
-    /// zero reads its notifications (`Attention.ownBadgeSent`).
-    private func heardLauncherEntry(_ message: Message) {
-        guard message.member == "Update", message.sender != controlConnection.uniqueName, message.sender != connection.uniqueName,
-              message.arguments.count == 2, let uri = message.arguments[0].string, let app = BadgeBoard.app(fromURI: uri),
-              let properties = message.arguments[1].vardictEntries, case .int64(let count)? = properties["count"] else { return }
-        let (new, events) = attention.ownBadgeSent(by: app, count: count)
-        if new {
-            Log.info("\(app) sends its own badge count; docks get its count instead of Chime's")
-            badges.appSendsOwnCount(app)
-        }
-        apply(events)
-    }
-
-    /// Stops when a connection's name goes to another chimed (`--replace`) or the bus goes away.
-    private func exitIfLost(_ name: String, _ message: Message) {
-        switch (message.interface, message.member) {
-        case ("org.freedesktop.DBus", "NameLost") where message.arguments.first == .string(name):
-            Log.info("another server took \(name); exiting")
-            loop.quit()
-        case ("org.freedesktop.DBus.Local", "Disconnected"):
-            Log.info("the session bus went away; exiting")
-            exitCode = 1
-            loop.quit()
-        default:
-            break
-        }
     }
 
     /// A notification a call brought (Notify, or the portal's AddNotification): its files kept,
@@ -347,7 +299,7 @@ public final class Daemon {
     /// not wait for it; outside a bus turn, at once.
     /// `wall`: the store's timestamp, unix milliseconds; a Notify passes the one its notification
     /// keeps as when it came, so the center's `created` is the same time `List` shows.
-    func apply(_ events: [ServerEvent], wall: Int64 = LocalClock.wallMilliseconds()) {
+    func apply(_ events: [ServerEvent], wall: Int64) {
         if !events.isEmpty {
             center.inOneTransaction {
                 for event in events { center.record(event, wall: wall) }

@@ -2,26 +2,26 @@ import ChimeCore
 import ChimeDBus
 
 /// The Focus methods of dev.chime.Chime1.
-extension Daemon {
+extension ControlInterface {
     func focusHandlers() -> [String: ExportedInterface.Handler] {
         [
             "FocusList": { [unowned self] _ in
-                [.array(elementSignature: "a{sv}", attention.settings.focusModes.map { mode in
+                [.array(elementSignature: "a{sv}", core.attention.settings.focusModes.map { mode in
                     .vardict([
                         ("name", .string(mode.name)),
-                        ("display-name", .string(attention.displayName(mode.name))),
+                        ("display-name", .string(core.attention.displayName(mode.name))),
                         ("allowed-apps", .stringArray(mode.allowedApps.sorted())),
                         ("allowed-people", .stringArray(mode.allowedPeople.sorted())),
                         ("allow-time-sensitive", .bool(mode.allowsTimeSensitive)),
                         ("hide-badges", .bool(mode.hidesBadges)),
                         ("schedules", .stringArray(mode.schedules.map(\.description))),
-                        ("active", .bool(attention.currentFocus?.name == mode.name)),
+                        ("active", .bool(core.attention.currentFocus?.name == mode.name)),
                     ])
                 })]
             },
-            "FocusOn": acting { daemon, call throws(RequestError) in
+            "FocusOn": acting { core, call throws(RequestError) in
                 guard case .string(let name) = call.arguments[0], let options = call.arguments[1].vardictEntries else { return [] }
-                let now = daemon.now
+                let now = core.now
                 var until: Int64?
                 if let seconds = options["for-seconds"]?.integer {
                     guard seconds > 0 else { throw .invalidArgument("for-seconds must be positive") }
@@ -30,15 +30,15 @@ extension Daemon {
                     guard let time = ClockTime(parsing: text) else { throw .invalidArgument("'\(text)' is not a time HH:MM") }
                     until = LocalClock.nextOccurrence(of: time, after: now.wall)
                 }
-                return try daemon.attention.focusOn(name, until: until, now: now)
+                return try core.attention.focusOn(name, until: until, now: now)
             },
-            "FocusOff": acting { daemon, _ throws(RequestError) in
-                daemon.attention.focusOff(now: daemon.now)
+            "FocusOff": acting { core, _ throws(RequestError) in
+                core.attention.focusOff(now: core.now)
             },
             "FocusStatus": { [unowned self] _ in [focusStatus()] },
-            "SetSharing": acting { daemon, call throws(RequestError) in
+            "SetSharing": acting { core, call throws(RequestError) in
                 guard case .bool(let sharing) = call.arguments[0] else { return [] }
-                return daemon.attention.setSharing(sharing, now: daemon.now)
+                return core.attention.setSharing(sharing, now: core.now)
             },
             "Inhibit": inhibiting { $0.arguments[2].vardictEntries?["focus"]?.string ?? FocusMode.doNotDisturb },
             "UnInhibit": uninhibiting(),
@@ -51,9 +51,9 @@ extension Daemon {
         { [unowned self] call throws(BusError) in
             guard case .string(let application) = call.arguments[0], case .string(let reason) = call.arguments[1] else { return [] }
             do throws(RequestError) {
-                let result = try attention.inhibit(focus: focus(call), owner: call.sender, application: application,
-                                                   reason: reason, now: now)
-                apply(result.events)
+                let result = try core.attention.inhibit(focus: focus(call), owner: call.sender, application: application,
+                                                   reason: reason, now: core.now)
+                core.apply(result.events)
                 return [.uint32(result.cookie)]
             } catch {
                 throw BusError(error)
@@ -62,22 +62,22 @@ extension Daemon {
     }
 
     func uninhibiting() -> ExportedInterface.Handler {
-        acting { daemon, call throws(RequestError) in
+        acting { core, call throws(RequestError) in
             guard case .uint32(let cookie) = call.arguments[0] else { return [] }
-            return try daemon.attention.uninhibit(cookie, now: daemon.now)
+            return try core.attention.uninhibit(cookie, now: core.now)
         }
     }
 
     /// The FocusStatus / FocusChanged description of the active Focus.
     func focusStatus() -> BusValue {
-        let active = attention.currentFocus
+        let active = core.attention.currentFocus
         return .vardict([
             ("active", .string(active?.name ?? "")),
-            ("display-name", .string(active.map { attention.displayName($0.name) } ?? "")),
+            ("display-name", .string(active.map { core.attention.displayName($0.name) } ?? "")),
             ("source", .string(active?.source.rawValue ?? "")),
             ("until", .int64(active?.until ?? 0)),
-            ("sharing", .bool(attention.focus.sharing)),
-            ("inhibitors", .array(elementSignature: "a{sv}", attention.focus.inhibitors.map { inhibitor in
+            ("sharing", .bool(core.attention.focus.sharing)),
+            ("inhibitors", .array(elementSignature: "a{sv}", core.attention.focus.inhibitors.map { inhibitor in
                 .vardict([("cookie", .uint32(inhibitor.cookie)), ("focus", .string(inhibitor.focus)),
                           ("application", .string(inhibitor.application)), ("reason", .string(inhibitor.reason))])
             })),

@@ -3,7 +3,7 @@ import ChimeDBus
 
 /// ShowCenter on dev.chime.Chime1: the panel (chimed(1)'s panel) is open
 /// or closed here, and chime-presenter draws it while it is open, as it draws banners.
-extension Daemon {
+extension ControlInterface {
     func panelHandlers() -> [String: ExportedInterface.Handler] {
         [
             "ShowCenter": { [unowned self] call throws(BusError) in

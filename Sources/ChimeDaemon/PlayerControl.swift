@@ -4,7 +4,7 @@ import ChimeDBus
 
 /// The media players' methods of dev.chime.Chime1 (design section 25): what each plays, for the
 /// panel's player card, `chimectl players` and bars; and play, pause or skip, sent on to the player.
-extension Daemon {
+extension ControlInterface {
     func playerHandlers() -> [String: ExportedInterface.Handler] {
         [
             "Players": { [unowned self] _ in [PlayerRecord.busValue(mediaPlayers?.players ?? [])] },
@@ -25,7 +25,7 @@ extension Daemon {
     /// Follows the players from now on: the decision hears what they play, and clients hear it too.
     func followMediaPlayers() {
         mediaPlayers = MediaPlayers(identities: identities) { [unowned self] players in
-            attention.players = players
+            core.attention.players = players
             signals.emitControl("PlayersChanged", [PlayerRecord.busValue(players)])
         }
     }

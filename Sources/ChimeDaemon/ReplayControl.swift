@@ -5,7 +5,7 @@ import ChimeStore
 
 /// The Replay method of dev.chime.Chime1 (design section 23): the center's notifications decided
 /// again under the running config or another, what `chimectl replay` prints.
-extension Daemon {
+extension ControlInterface {
     func replayHandlers() -> [String: ExportedInterface.Handler] {
         [
             "Replay": { [unowned self] call throws(BusError) in
@@ -14,7 +14,7 @@ extension Daemon {
                 guard seconds > 0 else { throw .invalidArgs("since-seconds must be a positive number of seconds") }
                 let settings = try replaySettings(options["config"]?.string)
                 let entries = try requireStore().decided(since: LocalClock.wallMilliseconds() - seconds * 1_000)
-                let (apps, changes) = Replay.run(entries, settings: settings, apps: attention.apps)
+                let (apps, changes) = Replay.run(entries, settings: settings, apps: core.attention.apps)
                 return [.array(elementSignature: "a{sv}", apps.map(Self.record)), .array(elementSignature: "a{sv}", changes.map(Self.record))]
             },
         ]
@@ -23,8 +23,8 @@ extension Daemon {
     /// The config to decide under: the one in force, or the file named, read as chimed reads
     /// its own (a file that cannot be read is refused).
     private func replaySettings(_ path: String?) throws(BusError) -> ChimeSettings {
-        guard let path, !path.isEmpty else { return attention.settings }
-        switch ConfigLoader(path: path, required: true).load(base: options.baseSettings) {
+        guard let path, !path.isEmpty else { return core.attention.settings }
+        switch ConfigLoader(path: path, required: true).load(base: config.base) {
         case .success(let loaded): return loaded.settings
         case .failure(let problem): throw .invalidArgs(problem.description)
         }
