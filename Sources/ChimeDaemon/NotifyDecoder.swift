@@ -8,7 +8,8 @@ import ChimeGLib
 ///
 /// Read once, in two steps: `read` makes the call's one value (texts, actions and hints typed
 /// and bounded), which every later step takes; `finish` checks what names files or holds
-/// markup (disk reads, GMarkup) and says what was dropped.
+/// markup (disk reads, GMarkup) and says what was dropped. Between them Intake learns the
+/// call's size.
 public struct NotifyDecoder: Sendable {
     /// A call read (`read`): its request, and what was cut or dropped, said once it is finished.
     struct Read: Sendable {
@@ -23,15 +24,10 @@ public struct NotifyDecoder: Sendable {
     public init() {}
 
     /// Reads Notify's arguments (susssasa{sv}i; the object server checked the signature)
-    /// straight off the message, with no BusValue tree for the arguments themselves, and
-    /// finishes them.
-    public func decode(_ message: Message) throws(RequestError) -> NotificationRequest {
-        finish(try read(message))
-    }
-
+    /// straight off the message, with no BusValue tree for the arguments themselves.
     func read(_ message: Message) throws(RequestError) -> Read { try read(ArgumentReader(message)) }
 
-    /// The call's one value: what needs no file and no markup parser, so any thread may make it.
+    /// The call's one value: what needs no file and no markup parser.
     func read(_ reader: ArgumentReader) throws(RequestError) -> Read {
         let call = try NotifyArguments(reader)
         let appName = NotifyArguments.text(call.appName), appIcon = NotifyArguments.text(call.appIcon)

@@ -132,3 +132,10 @@ import Testing
         #expect(request.appIcon == nil)
     }
 }
+
+extension NotifyDecoder {
+    /// Both steps, as Intake takes them.
+    func decode(_ message: Message) throws(RequestError) -> NotificationRequest {
+        finish(try read(message))
+    }
+}
