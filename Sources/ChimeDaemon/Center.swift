@@ -29,7 +29,8 @@ final class Center {
     /// Retention deleted these: they are no longer unread.
     private let pruned: ([UInt32]) -> Void
     private var housekeepingArmed = false
-    private var sweepScheduled = false
+    /// The sweep of the attachments nothing names, once the loop is idle.
+    private lazy var sweep = IdleWork { [unowned self] in sweepAttachments() }
 
     init(stateFolder: String, inTurn: @escaping () -> Bool, limits: @escaping () -> CenterSettings,
          openAttachmentPaths: @escaping () -> [String], pruned: @escaping ([UInt32]) -> Void) {
@@ -97,7 +98,7 @@ final class Center {
         let deleted = disk.prune(limits(), wall: LocalClock.wallMilliseconds(), batch: batch)
         if !deleted.isEmpty {
             pruned(deleted)
-            if attachments.mayHaveFiles { sweepSoon() }
+            if attachments.mayHaveFiles { sweep.schedule() }
         }
         if deleted.count == batch {
             GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
@@ -154,7 +155,7 @@ final class Center {
         request.hints.attachmentRequests = []
         for problem in problems { Log.warning("\(app): \(problem)") }
         // The model may still drop it (a denied app, a rate limit): what no one names goes.
-        sweepSoon()
+        sweep.schedule()
     }
 
     /// After an event that may let go of a notification's files: a sweep soon, while any file is
@@ -164,20 +165,9 @@ final class Center {
     private func mayReleaseAttachments(_ event: ServerEvent) {
         guard attachments.mayHaveFiles else { return }
         switch event {
-        case .closed(let notification, _) where !notification.request.hints.attachments.isEmpty: sweepSoon()
-        case .updated, .deleted: sweepSoon()
+        case .closed(let notification, _) where !notification.request.hints.attachments.isEmpty: sweep.schedule()
+        case .updated, .deleted: sweep.schedule()
         default: break
-        }
-    }
-
-    /// Sweeps once the main loop is idle, once however many ask meanwhile.
-    private func sweepSoon() {
-        guard !sweepScheduled else { return }
-        sweepScheduled = true
-        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
-            sweepScheduled = false
-            sweepAttachments()
-            return false
         }
     }
 

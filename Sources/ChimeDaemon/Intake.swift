@@ -36,8 +36,16 @@ final class Intake {
     private let uninhibit: ExportedInterface.Handler
     /// Whether the screen is shared (the `Inhibited` property).
     private let sharing: () -> Bool
-    /// Whether freed memory is to be handed back once the loop is idle (`releaseMemorySoon`).
-    private var releaseScheduled = false
+    /// Once the main loop is idle (the turn's messages freed by then), hands freed memory back
+    /// to the system: after a large call, so its megabytes do not stay with chimed. Once more a
+    /// second later, for what libdbus let go of after that.
+    private let releaseMemory = IdleWork {
+        chime_release_free_memory()
+        GLibSources.timeout(milliseconds: 1_000) {
+            chime_release_free_memory()
+            return false
+        }
+    }
 
     init(spec: InterfaceSpec, decoder: NotifyDecoder, identities: SenderIdentities, deliver: @escaping Deliver, close: @escaping Close,
          inhibit: @escaping ExportedInterface.Handler, uninhibit: @escaping ExportedInterface.Handler, sharing: @escaping () -> Bool) {
@@ -54,7 +62,7 @@ final class Intake {
             "Notify": { [unowned self] call throws(BusError) in
                 do throws(RequestError) {
                     let read = try decoder.read(call.message)
-                    if read.bytes > Self.largeCallBytes { releaseMemorySoon() }
+                    if read.bytes > Self.largeCallBytes { releaseMemory.schedule() }
                     return [.uint32(try deliver(decoder.finish(read), call, identities.identity(of: call.sender)))]
                 } catch {
                     throw BusError(error)
@@ -80,22 +88,5 @@ final class Intake {
             "UnInhibit": uninhibit,
         ],
            properties: ["Inhibited": { [unowned self] in .bool(sharing()) }])
-    }
-
-    /// Once the main loop is idle (the turn's messages freed by then), hands freed memory back
-    /// to the system: after a large call, so its megabytes do not stay with chimed. Once more a
-    /// second later, for what libdbus let go of after that.
-    private func releaseMemorySoon() {
-        guard !releaseScheduled else { return }
-        releaseScheduled = true
-        GLibSources.idle(priority: GLibSources.lowPriority) { [unowned self] in
-            releaseScheduled = false
-            chime_release_free_memory()
-            GLibSources.timeout(milliseconds: 1_000) {
-                chime_release_free_memory()
-                return false
-            }
-            return false
-        }
     }
 }
