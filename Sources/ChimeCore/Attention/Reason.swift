@@ -31,10 +31,14 @@ extension Reason {
     /// break would split its reason).
     public static func kept(_ reasons: [Reason]) -> String {
         reasons.map { reason in
-            reason.values.keys.sorted().reduce(reason.message) { line, name in
-                line + "\u{1F}" + name + "\u{1F}" + String(reason.values[name]!.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
-            }
+            ([reason.message] + reason.values.sorted { $0.key < $1.key }.flatMap { [$0.key, oneLine($0.value)] })
+                .joined(separator: "\u{1F}")
         }.joined(separator: "\n")
+    }
+
+    private static func oneLine(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return value }
+        return String(value.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
     }
 
     /// What `kept` wrote. A line an older chimed wrote (a sentence, already said) stays as it is.
@@ -56,8 +60,9 @@ extension Reason {
     /// A record's `reasons`, said, and its `shown-reason`, the one the panel shows on it.
     public static func fields(_ reasons: [Reason]) -> [(String, BusValue)] {
         guard !reasons.isEmpty else { return [] }
-        var fields: [(String, BusValue)] = [("reasons", .stringArray(reasons.map(\.text)))]
-        if let shown = reasons.first(where: \.explainsQuiet) { fields.append(("shown-reason", .string(shown.text))) }
+        let said = reasons.map(\.text)
+        var fields: [(String, BusValue)] = [("reasons", .stringArray(said))]
+        if let shown = reasons.firstIndex(where: \.explainsQuiet) { fields.append(("shown-reason", .string(said[shown]))) }
         return fields
     }
 }
