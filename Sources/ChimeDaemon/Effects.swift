@@ -143,7 +143,7 @@ final class Effects {
         case .overRateLimit(let app):
             Log.info("\(app) is over its rate limit; its notifications go quietly to the center for now")
         case .appStateChanged, .idsReserved:
-            break  // written with the turn's commit (`CenterDisk.record`)
+            break  // written with the turn's commit (`Daemon.apply`, `CenterDisk.record`)
         case .ruleTurnedOff(let rule, let app):
             Log.warning("rule \(rule): a pattern of it met its match budget on a notification of \(app) (it backtracks without end "
                         + "on some text); the rule is off until chimed restarts or `chimectl rule \(rule) enable`")
