@@ -56,9 +56,11 @@ public struct NotificationServer: Sendable {
     /// `wall`: unix milliseconds now, what a new notification keeps as when it `arrived`.
     /// `identity`: who the sender is, as the system says (`SenderIdentity`).
     /// `replacing`: what it replaces, when the caller found it already (`replacementTarget`).
+    /// `given`: the id its app already holds (a call chimed 0.1.0 answered), not the next one.
     public mutating func notify(_ request: NotificationRequest, from sender: String, identity: SenderIdentity? = nil,
                                 now: Instant, wall: Int64 = 0, decision: DeliveryDecision? = nil,
-                                replacing: Replacing = .lookUp, repeating: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+                                replacing: Replacing = .lookUp, repeating: UInt32? = nil,
+                                id given: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var target: Notification?
         switch replacing {
         case .lookUp: target = try replacementTarget(for: request, from: sender, identity: identity)
@@ -80,7 +82,7 @@ public struct NotificationServer: Sendable {
             notification = replaced
         } else {
             let id: UInt32
-            (id, reserved) = nextID()
+            (id, reserved) = nextID(given: given)
             notification = Notification(id: id, request: request, sender: sender,
                                         created: now, arrived: wall, updated: now, expires: expires)
             if let identity { notification.senderIdentity = identity }
@@ -232,8 +234,9 @@ public struct NotificationServer: Sendable {
     }
 
     /// An id for a notification that is closed at once (a denied app): valid, never reused.
-    public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant) -> (id: UInt32, events: [ServerEvent]) {
-        let (id, reserved) = nextID()
+    public mutating func discard(_ request: NotificationRequest, from sender: String, now: Instant,
+                                 id given: UInt32? = nil) -> (id: UInt32, events: [ServerEvent]) {
+        let (id, reserved) = nextID(given: given)
         let notification = Notification(id: id, request: request, sender: sender, created: now, updated: now, expires: nil)
         return (id, (reserved.map { [.idsReserved(through: $0)] } ?? []) + [.closed(notification, .dismissed)])
     }
@@ -373,9 +376,14 @@ public struct NotificationServer: Sendable {
         }
     }
 
-    /// Ids are never 0 and never name two open notifications, even after the counter wraps.
-    private mutating func nextID() -> (id: UInt32, reserved: UInt32?) {
-        ids.next { open[$0] != nil }
+    /// The next id: never 0, never one an open notification has, even after the counter wraps.
+    /// Or `given`: one its app already holds (a call chimed 0.1.0 answered).
+    private mutating func nextID(given: UInt32? = nil) -> (id: UInt32, reserved: UInt32?) {
+        if let given {
+            ids.current = max(ids.current, given)
+            return (given, nil)
+        }
+        return ids.next { open[$0] != nil }
     }
 
     /// Past `maximumOpen`, the oldest notifications that would expire anyway, or sit in the center

@@ -17,6 +17,19 @@ public final class Message {
 
     deinit { dbus_message_unref(raw) }
 
+    /// A message read back from its marshalled bytes (a call chimed 0.1.0 kept); nil when they
+    /// are not one.
+    public convenience init?(marshalled bytes: [UInt8]) {
+        var error = DBusError()
+        dbus_error_init(&error)
+        let raw = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32($0.count), &error) }
+        }
+        dbus_error_free(&error)
+        guard let raw else { return nil }
+        self.init(owning: raw)
+    }
+
     public static func signal(path: String, interface: String, name: String,
                               arguments: [BusValue], destination: String? = nil) -> Message {
         Message(owning: dbus_message_new_signal(path, interface, name)!).filled(with: arguments, to: destination)

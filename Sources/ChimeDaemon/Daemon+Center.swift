@@ -22,8 +22,39 @@ extension Daemon {
             return true
         }
         attention.server.ids = IDCounter(after: center.disk?.highestIDGiven ?? 0, reserving: true)
-        if let store { resumeCenter(from: store) }
+        if let store {
+            resumeCenter(from: store)
+            handleOlderCalls(store.olderCalls(), store: store)
+        }
         return true
+    }
+
+    /// At start: the calls chimed 0.1.0 answered and stopped before it handled (killed), made into
+    /// notifications now, under the ids their apps were given and at the time they came. Its log
+    /// goes once the center has them.
+    func handleOlderCalls(_ calls: [OlderCall], store: NotificationStore) {
+        var handled = 0
+        for call in calls {
+            guard let message = Message(marshalled: call.bytes), let read = try? decoder.read(message) else {
+                Log.warning("dropped notification \(call.id) from \(store.path)-calls, which chimed 0.1.0 had answered: it is not a Notify call")
+                continue
+            }
+            var now = now
+            now.wall = call.wall
+            var request = decoder.finish(read)
+            do throws(RequestError) {
+                try keepAttachments(of: &request, system: nil, wall: call.wall)
+                apply(try attention.notify(request, from: call.sender, now: now, id: call.id).events, wall: call.wall)
+                handled += 1
+            } catch {
+                Log.warning("dropped notification \(call.id) from \(store.path)-calls, which chimed 0.1.0 had answered: \(error.message)")
+            }
+        }
+        guard store.notKept == nil else { return }  // a full disk: the log waits for the next start
+        store.forgetOlderCalls()
+        if store.olderRowsTaken + handled > 0 {
+            Log.info("put \(store.olderRowsTaken + handled) notification(s) into the center that chimed 0.1.0 had answered before it stopped")
+        }
     }
 
     /// At a turn's end, before its replies: commits what the turn changed. When the center could

@@ -279,13 +279,18 @@ public final class Daemon: Core {
     func deliver(_ request: NotificationRequest, for call: MethodCall, system: SenderIdentity?) throws(RequestError) -> UInt32 {
         let now = now  // read once: the notification and its row keep the same time
         var request = request
-        try center.keepAttachments(of: &request, system: system, wall: now.wall) { app in
-            attention.apps.settings(for: app, config: attention.settings).attachmentBytes
-        }
+        try keepAttachments(of: &request, system: system, wall: now.wall)
         let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
         apply(events, wall: now.wall)
         center.promise(call.message, id: id)
         return id
+    }
+
+    /// Chime's copies of the files `request` names, within its app's allowance (`Center.keepAttachments`).
+    func keepAttachments(of request: inout NotificationRequest, system: SenderIdentity?, wall: Int64) throws(RequestError) {
+        try center.keepAttachments(of: &request, system: system, wall: wall) { app in
+            attention.apps.settings(for: app, config: attention.settings).attachmentBytes
+        }
     }
 
     /// CloseNotification, from a Notify's sender or the portal: as the core allows the caller.

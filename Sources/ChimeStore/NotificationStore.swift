@@ -23,6 +23,9 @@ public final class NotificationStore {
     var holding = false
     /// Where problems are said: chimed's log, once per kind of failure.
     let report: (_ key: String, _ message: String) -> Void
+    /// Notifications chimed 0.1.0 answered that SQLite took from its intake log as this store
+    /// opened (`takeOlderIntake`).
+    public private(set) var olderRowsTaken = 0
     /// Why what chimed is asked to keep is not kept now (a full disk, an I/O error), or nil
     /// while it is.
     public private(set) var notKept: String?
@@ -40,8 +43,11 @@ public final class NotificationStore {
         if let slash = path.lastIndex(of: "/") { Self.makeFolders(String(path[..<slash])) }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
+        var olderRows = 0
         do {
-            sqlite = try Self.openAndMigrate(path)
+            sqlite = try Self.openAndMigrate(path) { database throws(StoreError) in
+                olderRows = try Self.takeOlderIntake(at: path + "-intake", into: database)
+            }
         } catch where error.isLocked {
             throw StoreError("another chimed is using \(path)", code: error.code)
         } catch where error.isAccessFailure {
@@ -57,9 +63,10 @@ public final class NotificationStore {
             sqlite = try Self.openAndMigrate(path)
         }
         chmod(path, 0o600)
-        // Logs an older chimed kept beside the file, which SQLite's own log now does the work of.
+        // 0.1.0's intake log, whose rows the migration took; its call log waits for chimed to
+        // handle what it holds (`olderCalls`).
         unlink(path + "-intake")
-        unlink(path + "-calls")
+        olderRowsTaken = olderRows
         resizePages()
     }
 
@@ -112,7 +119,8 @@ public final class NotificationStore {
     /// it for a few seconds, and it does not stay that large on disk.
     static let walLimit = 4 << 20
 
-    private static func openAndMigrate(_ path: String) throws(StoreError) -> SQLiteDatabase {
+    private static func openAndMigrate(_ path: String,
+                                       beforeIntakeGoes: (SQLiteDatabase) throws(StoreError) -> Void = { _ in }) throws(StoreError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
         // WAL with synchronous=NORMAL: a commit is a write(2) to the log, never an fsync; the log
         // is copied into the database (with its fsync) by `checkpoint()`, not inside a commit.
@@ -120,7 +128,7 @@ public final class NotificationStore {
         // A 512 KB page cache: writes append at the end of one table, and history reads are rare;
         // SQLite's default (2 MB) only grew a long-running daemon's memory.
         try database.execute("PRAGMA page_size=\(pageSize); PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA cache_size=-512; PRAGMA journal_size_limit=\(walLimit);")
-        try StoreSchema.migrate(database)
+        try StoreSchema.migrate(database, beforeIntakeGoes: beforeIntakeGoes)
         // Reading the table proves the file is a database and not garbage.
         try database.run("SELECT count(*) FROM notifications")
         return database

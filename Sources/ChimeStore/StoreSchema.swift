@@ -82,17 +82,25 @@ enum StoreSchema {
         """,
     ]
 
-    /// Runs the steps `database` has not had yet.
-    static func migrate(_ database: SQLiteDatabase) throws(StoreError) {
+    /// The step that drops 0.1.0's record of how far SQLite took its intake log.
+    static let intakeGoes = 8
+
+    /// Runs the steps `database` has not had yet, in one transaction. `beforeIntakeGoes` runs in
+    /// it just before `intakeGoes` (a store of 0.1.0's), to take what that log still holds.
+    static func migrate(_ database: SQLiteDatabase, beforeIntakeGoes: (SQLiteDatabase) throws(StoreError) -> Void = { _ in }) throws(StoreError) {
         var version: Int64 = 0
         try database.run("PRAGMA user_version") { version = $0.integer(0) }
         guard version <= Int64(Self.version) else {
             throw StoreError("the store has schema version \(version), newer than this chimed (\(Self.version))")
         }
         guard version < Int64(Self.version) else { return }
-        let steps = migrations[Int(version)...].joined(separator: "\n")
         do {
-            try database.execute("BEGIN;\n\(steps)\nPRAGMA user_version = \(Self.version);\nCOMMIT;")
+            try database.execute("BEGIN")
+            for step in Int(version)..<Self.version {
+                if step == intakeGoes { try beforeIntakeGoes(database) }
+                try database.execute(migrations[step])
+            }
+            try database.execute("PRAGMA user_version = \(Self.version); COMMIT;")
         } catch {
             try? database.execute("ROLLBACK")
             throw error

@@ -37,6 +37,17 @@ import Testing
         #expect(try server.notify(.make(), from: ":1.1", now: t0).id == 1)
     }
 
+    /// A call chimed 0.1.0 answered keeps the id its app holds, and the ids given after it go on
+    /// past the highest given.
+    @Test mutating func anIDTheAppHoldsIsKeptAndTheNextGoOnPastIt() throws {
+        server = NotificationServer(lastID: 1_001)
+        #expect(try server.notify(.make(), from: ":1.1", now: t0, id: 3).id == 3)
+        #expect(server.notification(3) != nil)
+        #expect(try server.notify(.make(), from: ":1.1", now: t0).id == 1_002)
+        #expect(try server.notify(.make(), from: ":1.1", now: t0, id: 2_000).id == 2_000)
+        #expect(try server.notify(.make(), from: ":1.1", now: t0).id == 2_001)
+    }
+
     @Test mutating func wrappedIdsSkipOpenNotifications() throws {
         _ = try server.notify(.make(timeout: 0), from: ":1.1", now: t0)  // 1
         _ = try server.notify(.make(timeout: 0), from: ":1.1", now: t0)  // 2

@@ -66,8 +66,9 @@ public struct Attention: Sendable {
 
     /// `system`: who the sender is, as the system says; a sandboxed app is named by its sandbox,
     /// whatever desktop entry it claims.
+    /// `given`: the id its app already holds, for a call chimed 0.1.0 answered and never handled.
     public mutating func notify(_ request: NotificationRequest, from sender: String, system: SenderIdentity? = nil,
-                                now: Now) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
+                                now: Now, id given: UInt32? = nil) throws(RequestError) -> (id: UInt32, events: [ServerEvent]) {
         var events = refreshFocus(now: now)
         var request = request
         if let system, system.isSandboxed { request.name(by: system) }
@@ -112,14 +113,14 @@ public struct Attention: Sendable {
             if change.crosses { events.append(.appStateChanged) }
         }
         if decision.drop != nil {
-            let result = server.discard(request, from: sender, now: now.monotonic)
+            let result = server.discard(request, from: sender, now: now.monotonic, id: given)
             return (result.id, events + result.events)
         }
         if let refusal = decision.refusal { throw .excessNotifications(refusal) }
         if case .limited(newly: true) = decision.rateLimited { events.append(.overRateLimit(app: identity)) }
         let repeating = decision.mergesIntoRepeat ? earlier?.id : nil
         let result = try server.notify(request, from: sender, identity: system, now: now.monotonic, wall: now.wall,
-                                       decision: decision, replacing: .found(replacing), repeating: repeating)
+                                       decision: decision, replacing: .found(replacing), repeating: repeating, id: given)
         if let texts { repeats.note(texts, id: result.id, now: now.monotonic, window: window, capacity: server.settings.maximumOpen) }
         if cooldown > .zero, replacing == nil, decision.banner, !decision.feedback {
             if decision.quietInThread || repeating != nil {
