@@ -88,9 +88,15 @@ public struct DecisionFacts: Equatable, Sendable {
 
     /// As the center keeps it: `key=value` pairs, `;` between them, `%`, `;` and `=` escaped.
     public var encoded: String {
-        var pairs: [(String, String)] = []
-        func add(_ key: String, _ value: String?) { if let value { pairs.append((key, value)) } }
-        func flag(_ key: String, _ on: Bool) { if on { pairs.append((key, "1")) } }
+        var text = ""
+        func add(_ key: String, _ value: String?) {
+            guard let value else { return }
+            if !text.isEmpty { text += ";" }
+            text += Self.escape(key)
+            text += "="
+            text += Self.escape(value)
+        }
+        func flag(_ key: String, _ on: Bool) { if on { add(key, "1") } }
         add("focus", focus)
         flag("locked", locked)
         flag("muted", muted)
@@ -113,7 +119,7 @@ public struct DecisionFacts: Equatable, Sendable {
         flag("banner", banner)
         flag("sound", sound)
         add("hold", hold)
-        return pairs.map { Self.escape($0.0) + "=" + Self.escape($0.1) }.joined(separator: ";")
+        return text
     }
 
     /// Read from `encoded`; nil for text that is not one.

@@ -30,10 +30,18 @@ extension Reason {
     /// name, apart by U+001F. A value's control characters become spaces (a name with a line
     /// break would split its reason).
     public static func kept(_ reasons: [Reason]) -> String {
-        reasons.map { reason in
-            ([reason.message] + reason.values.sorted { $0.key < $1.key }.flatMap { [$0.key, oneLine($0.value)] })
-                .joined(separator: "\u{1F}")
-        }.joined(separator: "\n")
+        var text = ""
+        for (index, reason) in reasons.enumerated() {
+            if index > 0 { text += "\n" }
+            text += reason.message
+            for (name, value) in reason.values.sorted(by: { $0.key < $1.key }) {
+                text += "\u{1F}"
+                text += name
+                text += "\u{1F}"
+                text += oneLine(value)
+            }
+        }
+        return text
     }
 
     private static func oneLine(_ value: String) -> String {
