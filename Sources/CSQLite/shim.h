@@ -11,3 +11,9 @@ static inline int chime_sqlite_disable_memory_statistics(void) {
 static inline void chime_sqlite_result_text_copy(sqlite3_context *context, const char *text, int bytes) {
     sqlite3_result_text(context, text, bytes, SQLITE_TRANSIENT);
 }
+
+// Binds a copy of the text (SQLITE_TRANSIENT), so it need not outlive the call; no bytes bind as
+// empty text, not NULL.
+static inline int chime_sqlite_bind_text_copy(sqlite3_stmt *statement, int position, const void *text, int bytes) {
+    return sqlite3_bind_text(statement, position, text ? (const char *)text : "", bytes, SQLITE_TRANSIENT);
+}

@@ -6,10 +6,6 @@ import ChimeCore
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
-    /// The text bound to running statements, and how many `run`s are under way (a row callback
-    /// may run another statement): the text stays until the outermost ends.
-    private let boundText = TextArena()
-    private var running = 0
 
     /// chimed reads none of SQLite's memory statistics, which cost two mutex operations on each of
     /// the 50 or so allocations a Notify's insert makes. They can be turned off only before SQLite
@@ -80,13 +76,8 @@ final class SQLiteDatabase {
     /// The same, reading rows while `row` returns true.
     func run(_ sql: String, bind: (inout Binder) -> Void, row: ((Row) -> Bool)?) throws(StoreError) {
         let statement = try prepared(sql)
-        running += 1
-        defer {
-            sqlite3_reset(statement)
-            running -= 1
-            if running == 0 { boundText.reset() }
-        }
-        var binder = Binder(statement: statement, arena: boundText)
+        defer { sqlite3_reset(statement) }
+        var binder = Binder(statement: statement)
         bind(&binder)
         // Parameters left unbound are null, not what the last run bound.
         while binder.bound < sqlite3_bind_parameter_count(statement) { binder.null() }
@@ -101,15 +92,11 @@ final class SQLiteDatabase {
     /// Binds parameters ?1, ?2, ... in the order it is given them.
     struct Binder {
         let statement: OpaquePointer
-        let arena: TextArena
         private var position: Int32 = 0
         /// How many parameters were bound.
         var bound: Int32 { position }
 
-        init(statement: OpaquePointer, arena: TextArena) {
-            self.statement = statement
-            self.arena = arena
-        }
+        init(statement: OpaquePointer) { self.statement = statement }
 
         mutating func integer(_ number: Int64) {
             position += 1
@@ -118,11 +105,8 @@ final class SQLiteDatabase {
 
         mutating func text(_ text: String) {
             position += 1
-            text.withUTF8Bytes { bytes in
-                // SQLITE_STATIC: SQLite reads the arena's copy in place until the statement is reset.
-                // It cannot fail here: SQLite allocates nothing for it, and the position is the statement's own.
-                _ = sqlite3_bind_text(statement, position, arena.copy(bytes), Int32(bytes.count), nil)
-            }
+            // Only a copy SQLite cannot allocate (no memory left) fails, leaving the parameter NULL.
+            _ = text.withUTF8Bytes { chime_sqlite_bind_text_copy(statement, position, $0.baseAddress, Int32($0.count)) }
         }
 
         mutating func real(_ number: Double) {
@@ -166,37 +150,6 @@ final class SQLiteDatabase {
         return statement
     }
 
-}
-
-/// Where text bound to a running statement is kept, so SQLite binds it in place (SQLITE_STATIC)
-/// instead of copying each string into an allocation of its own and freeing it again when the
-/// bindings are cleared: a Notify's row binds eleven texts, and that cost a quarter of its insert.
-final class TextArena {
-    private var chunks: [UnsafeMutableRawBufferPointer] = [.allocate(byteCount: 8_192, alignment: 1)]
-    /// Bytes used of the last chunk.
-    private var used = 0
-
-    deinit { for chunk in chunks { chunk.deallocate() } }
-
-    /// A copy of `bytes` that stays where it is until `reset`; never nil, even for no bytes
-    /// (SQLite binds a null pointer as NULL, not as empty text).
-    func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutableRawPointer {
-        if used + bytes.count > chunks[chunks.count - 1].count {
-            chunks.append(.allocate(byteCount: max(8_192, bytes.count), alignment: 1))
-            used = 0
-        }
-        let destination = chunks[chunks.count - 1].baseAddress! + used
-        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
-        used += bytes.count
-        return destination
-    }
-
-    /// Once no statement holds the text: keeps the first chunk for the next.
-    func reset() {
-        for chunk in chunks.dropFirst() { chunk.deallocate() }
-        chunks.removeLast(chunks.count - 1)
-        used = 0
-    }
 }
 
 public struct StoreError: Error, CustomStringConvertible {
