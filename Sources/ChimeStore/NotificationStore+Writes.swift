@@ -106,14 +106,7 @@ extension NotificationStore {
                 UPDATE notifications SET state = CASE WHEN state IN \(Self.keptWhenClosedSQL) THEN state ELSE ?2 END,
                     close_reason=?3, updated=?4, unread = CASE WHEN ?5 THEN 0 ELSE unread END, snooze_until=NULL
                 WHERE id=?1
-                """, bind: { row in
-                    // Bound in place: past the open limit every new notification closes an old one.
-                    row.integer(Int64(id))
-                    row.text(state)
-                    row.integer(Int64(reason.rawValue))
-                    row.integer(wall)
-                    row.integer(reads ? 1 : 0)
-                })
+                """, [.integer(Int64(id)), .text(state), .integer(Int64(reason.rawValue)), .integer(wall), .integer(reads ? 1 : 0)])
         }
     }
 

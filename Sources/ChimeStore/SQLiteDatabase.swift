@@ -59,26 +59,15 @@ final class SQLiteDatabase {
 
     /// Runs `sql` with `values` bound in order; `row` is called for each result row.
     func run(_ sql: String, _ values: [Value] = [], row: ((Row) -> Void)? = nil) throws(StoreError) {
-        try run(sql, bind: { binder in for value in values { binder.bind(value) } }, row: row.map { row in { row($0); return true } })
+        try run(sql, values, while: row.map { row in { row($0); return true } })
     }
 
     /// Runs a query and reads its rows while `row` returns true.
-    func run(_ sql: String, _ values: [Value] = [], while row: @escaping (Row) -> Bool) throws(StoreError) {
-        try run(sql, bind: { binder in for value in values { binder.bind(value) } }, row: row)
-    }
-
-    /// Runs `sql` with what `bind` binds, in order; for statements on every Notify, which bind
-    /// their values without building an array of them first.
-    func run(_ sql: String, bind: (inout Binder) -> Void, row: ((Row) -> Void)? = nil) throws(StoreError) {
-        try run(sql, bind: bind, row: row.map { row in { row($0); return true } })
-    }
-
-    /// The same, reading rows while `row` returns true.
-    func run(_ sql: String, bind: (inout Binder) -> Void, row: ((Row) -> Bool)?) throws(StoreError) {
+    func run(_ sql: String, _ values: [Value] = [], while row: ((Row) -> Bool)?) throws(StoreError) {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement) }
         var binder = Binder(statement: statement)
-        bind(&binder)
+        for value in values { binder.bind(value) }
         // Parameters left unbound are null, not what the last run bound.
         while binder.bound < sqlite3_bind_parameter_count(statement) { binder.null() }
         while true {
@@ -90,7 +79,7 @@ final class SQLiteDatabase {
     }
 
     /// Binds parameters ?1, ?2, ... in the order it is given them.
-    struct Binder {
+    private struct Binder {
         let statement: OpaquePointer
         private var position: Int32 = 0
         /// How many parameters were bound.
