@@ -15,33 +15,18 @@ public struct RateLimiter: Sendable {
     }
 
     private var buckets: [String: Bucket] = [:]
-    /// Where the last app's bucket is: a flood from one app compares its name instead of
-    /// hashing it. An index holds until a bucket is added or removed, which forgets it.
-    private var last: (app: String, index: Dictionary<String, Bucket>.Index)?
 
     public init() {}
 
     /// Apps with a bucket now.
     var tracked: Int { buckets.count }
 
-    /// Takes a token for `app`. The bucket also says whether the app was already over its limit:
-    /// a set of such apps beside the buckets cost a second lookup of the app's name every
-    /// Notify of a flood.
+    /// Takes a token for `app`. The bucket also says whether the app was already over its limit.
     public mutating func admit(_ app: String, at now: Instant, limit: CenterSettings.RateLimit) -> Admission {
         let capacity = Double(max(1, limit.burst))
-        let index: Dictionary<String, Bucket>.Index
-        if let last, last.app == app {
-            index = last.index
-        } else if let found = buckets.index(forKey: app) {
-            index = found
-        } else {
-            if buckets.count >= 4_096 { forgetFull(now: now, limit: limit) }
-            buckets[app] = Bucket(tokens: capacity, refilled: now)
-            index = buckets.index(forKey: app)!
-        }
-        last = (app, index)
-        // Changed in place, where it is.
-        return Self.take(from: &buckets.values[index], at: now, capacity: capacity, perMinute: limit.perMinute)
+        if buckets.count >= 4_096, buckets[app] == nil { forgetFull(now: now, limit: limit) }
+        return Self.take(from: &buckets[app, default: Bucket(tokens: capacity, refilled: now)], at: now,
+                         capacity: capacity, perMinute: limit.perMinute)
     }
 
     private static func take(from bucket: inout Bucket, at now: Instant, capacity: Double, perMinute: Int) -> Admission {
@@ -62,6 +47,5 @@ public struct RateLimiter: Sendable {
     private mutating func forgetFull(now: Instant, limit: CenterSettings.RateLimit) {
         let refillMilliseconds = limit.perMinute > 0 ? Int64(limit.burst) * 60_000 / Int64(limit.perMinute) : Int64.max
         buckets = buckets.filter { now.milliseconds - $0.value.refilled.milliseconds < refillMilliseconds }
-        last = nil
     }
 }
