@@ -11,7 +11,7 @@ import Glibc
 /// byte (0 null, 1 integer as 8 bytes, 2 text as a UInt32 length and UTF-8, 3 real as a Double's
 /// 8 bytes, 4 bytes as a UInt32 length and the bytes), all little-endian. A record cut short,
 /// empty or not matching its checksum ends the log: 0.1.0 never acknowledged it.
-public enum OlderLogs {
+enum OlderLogs {
     enum Field: Equatable {
         case value(SQLiteDatabase.Value)
         case bytes([UInt8])
