@@ -34,20 +34,21 @@ extension Daemon {
     /// goes once the center has them.
     func handleOlderCalls(_ calls: [OlderCall], store: NotificationStore) {
         var handled = 0
+        func dropped(_ call: OlderCall, _ why: String) {
+            Log.warning("dropped notification \(call.id) from \(store.path)-calls, which chimed 0.1.0 had answered: \(why)")
+        }
         for call in calls {
             guard let message = Message(marshalled: call.bytes), let read = try? decoder.read(message) else {
-                Log.warning("dropped notification \(call.id) from \(store.path)-calls, which chimed 0.1.0 had answered: it is not a Notify call")
+                dropped(call, "it is not a Notify call")
                 continue
             }
             var now = now
             now.wall = call.wall
-            var request = decoder.finish(read)
             do throws(RequestError) {
-                try keepAttachments(of: &request, system: nil, wall: call.wall)
-                apply(try attention.notify(request, from: call.sender, now: now, id: call.id).events, wall: call.wall)
+                _ = try notify(decoder.finish(read), from: call.sender, system: nil, now: now, id: call.id)
                 handled += 1
             } catch {
-                Log.warning("dropped notification \(call.id) from \(store.path)-calls, which chimed 0.1.0 had answered: \(error.message)")
+                dropped(call, error.message)
             }
         }
         guard store.notKept == nil else { return }  // a full disk: the log waits for the next start

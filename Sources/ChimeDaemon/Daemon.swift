@@ -272,25 +272,27 @@ public final class Daemon: Core {
         return exitCode
     }
 
-    /// A notification a call brought (Notify, or the portal's AddNotification): its files kept,
-    /// decided, what it made recorded in the turn's transaction, and the call promised its id,
-    /// which it is answered with once the turn's commit keeps it.
-    /// `system`: who sent it, as the system says.
+    /// A notification a call brought (Notify, or the portal's AddNotification), made
+    /// (`notify`), and the call promised its id, which it is answered with once the turn's
+    /// commit keeps it. `system`: who sent it, as the system says.
     func deliver(_ request: NotificationRequest, for call: MethodCall, system: SenderIdentity?) throws(RequestError) -> UInt32 {
-        let now = now  // read once: the notification and its row keep the same time
-        var request = request
-        try keepAttachments(of: &request, system: system, wall: now.wall)
-        let (id, events) = try attention.notify(request, from: call.sender, system: system, now: now)
-        apply(events, wall: now.wall)
+        let id = try notify(request, from: call.sender, system: system, now: now)
         center.promise(call.message, id: id)
         return id
     }
 
-    /// Chime's copies of the files `request` names, within its app's allowance (`Center.keepAttachments`).
-    func keepAttachments(of request: inout NotificationRequest, system: SenderIdentity?, wall: Int64) throws(RequestError) {
-        try center.keepAttachments(of: &request, system: system, wall: wall) { app in
+    /// A notification made: its files kept, decided, and what it made recorded (in the turn's
+    /// transaction, during one). `now` is read once by the caller: the notification and its row
+    /// keep the same time. `given`: the id its app already holds (a call chimed 0.1.0 answered).
+    func notify(_ request: NotificationRequest, from sender: String, system: SenderIdentity?, now: Now,
+                id given: UInt32? = nil) throws(RequestError) -> UInt32 {
+        var request = request
+        try center.keepAttachments(of: &request, system: system, wall: now.wall) { app in
             attention.apps.settings(for: app, config: attention.settings).attachmentBytes
         }
+        let (id, events) = try attention.notify(request, from: sender, system: system, now: now, id: given)
+        apply(events, wall: now.wall)
+        return id
     }
 
     /// CloseNotification, from a Notify's sender or the portal: as the core allows the caller.
