@@ -1,3 +1,4 @@
+@testable import ChimeStore
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -39,5 +40,27 @@ import Testing
         try bus.restartChimed()
         #expect(try history() == ["1002 after the upgrade", "3 Only in the call journal", "2 Only in the intake", "1 Kept before"])
         #expect(!bus.daemonLog.contains("0.1.0"), "\(bus.daemonLog)")
+    }
+
+    /// A call in 0.1.0's call log that is not a Notify (its bytes damaged past what the checksum
+    /// covers, or another message) is dropped and said in chimed's log; the rest come back.
+    @Test func aCallThatIsNotANotifyIsDroppedAndSaid() throws {
+        let bus = try TestBus(daemon: false)
+        let state = try Self.stateAsZeroOneZeroLeftIt(bus)
+        func bytes<T: FixedWidthInteger>(_ number: T) -> [UInt8] { withUnsafeBytes(of: number.littleEndian, Array.init) }
+        let sender = Array(":1.9".utf8), garbage = Array("not a D-Bus message".utf8)
+        let payload = bytes(Int64(3)) + bytes(UInt16(4)) + [1] + bytes(Int64(4)) + [2] + bytes(UInt32(sender.count)) + sender
+            + [1] + bytes(Int64(1_796_631_346_000)) + [4] + bytes(UInt32(garbage.count)) + garbage
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: state + "/chime.db-calls"))
+        try log.seekToEnd()
+        try log.write(contentsOf: Data(bytes(UInt32(payload.count)) + bytes(OlderLogs.checksum(payload)) + payload))
+        try log.close()
+        try bus.startDaemon()
+        #expect(try bus.client().waitUntil {
+            bus.daemonLog.contains("dropped notification 4 from \(state)/chime.db-calls, which chimed 0.1.0 had answered: it is not a Notify call")
+        }, "\(bus.daemonLog)")
+        let ids = try bus.chimectl("history").stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) }
+        #expect(ids == ["3", "2", "1"])
+        #expect(!FileManager.default.fileExists(atPath: state + "/chime.db-calls"))
     }
 }
