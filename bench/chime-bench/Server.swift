@@ -10,10 +10,11 @@ final class Server {
         case chimedNoStore = "chimed-no-store"
         /// chimed from another build (`--compare DIR`: its `binaries`), measured beside this one's.
         case compared = "chimed-compared"
-        /// The reference with 10 or 20 µs of work of its own a Notify (`reference-server --work`):
-        /// what that much work costs a round trip on this machine, to read chimed's ratio by.
-        case reference10 = "reference-10us"
+        /// The reference with 20 or 40 µs of work of its own a Notify (`reference-server --work`):
+        /// what that much work costs a round trip on this machine, to read chimed's ratio by
+        /// (40 µs is about what a 1.3x p50 leaves a server that answers after its work).
         case reference20 = "reference-20us"
+        case reference40 = "reference-40us"
         /// The reference replying first and leaving 20 µs of work to a second thread, with none
         /// or 5 µs before its reply (only with `--only`): what a server gains on this machine by
         /// answering before its work, and what little work before the reply it can afford.
@@ -23,8 +24,8 @@ final class Server {
         /// The work a Notify, for the reference made to work.
         var work: ReferenceWork? {
             switch self {
-            case .reference10: ReferenceWork(beforeReply: 10)
             case .reference20: ReferenceWork(beforeReply: 20)
+            case .reference40: ReferenceWork(beforeReply: 40)
             case .referenceThread20: ReferenceWork(onThread: 20)
             case .reference5Thread20: ReferenceWork(beforeReply: 5, onThread: 20)
             default: nil
@@ -42,7 +43,7 @@ final class Server {
             (beforeReply > 0 ? ["--work", String(beforeReply)] : []) + (onThread > 0 ? ["--work-on-thread", String(onThread)] : [])
         }
 
-        /// "10 µs before its reply", "20 µs on a second thread after its reply", or both.
+        /// "20 µs before its reply", "20 µs on a second thread after its reply", or both.
         var description: String {
             [beforeReply > 0 ? "\(beforeReply) µs before its reply" : nil,
              onThread > 0 ? "\(onThread) µs on a second thread after its reply" : nil]
@@ -76,7 +77,7 @@ final class Server {
         var executable: String
         var arguments: [String] = []
         switch kind {
-        case .reference, .reference10, .reference20, .referenceThread20, .reference5Thread20:
+        case .reference, .reference20, .reference40, .referenceThread20, .reference5Thread20:
             executable = binaries.appendingPathComponent("reference-server").path
             arguments = kind.work?.arguments ?? []
         case .chimed, .chimedNoStore, .compared:

@@ -10,7 +10,7 @@ import Glibc
 //        chime-bench BINDIR --display [--only KIND,...]          (memory with a display alone: chimed, chimed-gtk, dunst, mako)
 //        chime-bench BINDIR --latency [--quick] [--only KIND,...] (Notify to banner on screen alone: chimed, dunst, mako)
 // KIND: reference, chimed, chimed-no-store, chimed-compared (chimed from DIR), dunst, and
-// reference-10us and reference-20us (the reference with that much work of its own a Notify), and,
+// reference-20us and reference-40us (the reference with that much work of its own a Notify), and,
 // only with --only, reference-thread-20us and reference-5us-thread-20us (Server.Kind).
 // --interleaved measures only sequential Notify round trips, the servers' calls interleaved
 // (Interleaved.swift); with --one-cpu all on one CPU, the steady way to compare two builds.
@@ -94,7 +94,7 @@ if arguments.contains("--latency") {
     exit(0)
 }
 var results: [Server.Kind: Metrics] = [:]
-var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore, .reference10, .reference20]
+var kinds: [Server.Kind] = [.reference, .chimed, .chimedNoStore, .reference20, .reference40]
 if comparedBinaries != nil { kinds.append(.compared) }
 let dunstInstalled = access("/usr/bin/dunst", X_OK) == 0 && access("/usr/bin/Xvfb", X_OK) == 0
 if dunstInstalled {
@@ -234,7 +234,7 @@ for row in rows {
 }
 /// The reference made to work, beside chimed: what a server's own work costs a round trip here.
 let working = kinds.filter { $0.work != nil && results[$0] != nil }
-/// "reference-10us (10 µs before its reply), reference-20us (20 µs before its reply)".
+/// "reference-20us (20 µs before its reply), reference-40us (40 µs before its reply)".
 let workSaid = working.map { "\($0.rawValue) (\($0.work!.description))" }.joined(separator: ", ")
 if !working.isEmpty {
     report += "\nFor scale: the reference with work of its own for each Notify (`reference-server --work`), against the plain reference in the same run: \(workSaid). Where a round trip's wakeups are dear, a server's own work can add more than itself to it.\n\n"
